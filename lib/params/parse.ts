@@ -1,0 +1,91 @@
+import type { TObject, TSchema } from "@sinclair/typebox";
+import { type ErrorDetail, invalidParameter } from "../errors.ts";
+
+export type RawParams = Record<string, string | string[] | undefined>;
+
+interface Constraints {
+  type?: string;
+  enum?: string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  default?: unknown;
+}
+
+const INTEGER = /^[0-9]{1,15}$/;
+const NUMBER = /^-?[0-9]{1,15}(\.[0-9]{1,15})?$/;
+
+function rangeText(c: Constraints): string {
+  if (c.minimum !== undefined && c.maximum !== undefined) return ` from ${c.minimum} to ${c.maximum}`;
+  if (c.minimum !== undefined) return ` of at least ${c.minimum}`;
+  if (c.maximum !== undefined) return ` of at most ${c.maximum}`;
+  return "";
+}
+
+function parseOne(name: string, raw: string, c: Constraints): { value?: unknown; error?: string } {
+  if (c.type === "integer" || c.type === "number") {
+    const kind = c.type === "integer" ? "an integer" : "a number";
+    const ok = c.type === "integer" ? INTEGER.test(raw) : NUMBER.test(raw);
+    const n = Number(raw);
+    if (!ok || (c.minimum !== undefined && n < c.minimum) || (c.maximum !== undefined && n > c.maximum)) {
+      return { error: `${name} must be ${kind}${rangeText(c)}` };
+    }
+    return { value: n };
+  }
+  if (c.enum) {
+    if (!c.enum.includes(raw)) return { error: `${name} must be one of: ${c.enum.join(", ")}` };
+    return { value: raw };
+  }
+  const length = [...raw].length;
+  if (c.minLength !== undefined && length < c.minLength) {
+    return { error: `${name} must be at least ${c.minLength} character${c.minLength === 1 ? "" : "s"}` };
+  }
+  if (c.maxLength !== undefined && length > c.maxLength) {
+    return { error: `${name} must be at most ${c.maxLength} characters` };
+  }
+  if (c.pattern !== undefined && !new RegExp(c.pattern, "u").test(raw)) {
+    return { error: `${name} is malformed${c.pattern ? ` (${describePattern(name)})` : ""}` };
+  }
+  return { value: raw };
+}
+
+function describePattern(name: string): string {
+  if (name === "country") return "an ISO 3166-1 alpha-2 code such as DE";
+  if (name === "ids") return "comma-separated positive integers";
+  return "see the documentation";
+}
+
+/**
+ * Strictly parses raw query or path values against a TypeBox object schema: integers are base-10 digits
+ * only, numbers are plain decimals, enums are exact, defaults fill absent optional values. Every bad
+ * parameter is named; the first failure throws `INVALID_PARAMETER` with all of them in `details`.
+ * Unknown parameters are ignored.
+ */
+export function parseParams<T extends TObject>(schema: T, raw: RawParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  const details: ErrorDetail[] = [];
+  const required = new Set(schema.required ?? []);
+  for (const [name, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    const c = prop as unknown as Constraints;
+    let value = raw[name];
+    if (Array.isArray(value)) {
+      if (value.length > 1) {
+        details.push({ param: name, message: `${name} must be given once` });
+        continue;
+      }
+      value = value[0];
+    }
+    if (value === undefined) {
+      if (required.has(name)) details.push({ param: name, message: `${name} is required` });
+      else if (c.default !== undefined) out[name] = c.default;
+      continue;
+    }
+    const parsed = parseOne(name, value, c);
+    if (parsed.error) details.push({ param: name, message: parsed.error });
+    else out[name] = parsed.value;
+  }
+  if (details.length > 0) throw invalidParameter(details);
+  return out;
+}

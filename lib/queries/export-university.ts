@@ -1,0 +1,84 @@
+import { notFound } from "../errors.ts";
+import type { DB } from "../schema/database.ts";
+import { ADVICE } from "../scores/advice.ts";
+import { SCORE_BY_NAME, SUB_SCORE_NAMES, type SubScoreName } from "../scores/catalogue.ts";
+import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
+import { findUniversity } from "./get-university.ts";
+import { type Scores, scoresOfScans, type University } from "./shapes.ts";
+import { latestScanOf } from "./university-scores.ts";
+
+export type Priority = "high" | "medium" | "low";
+
+export interface Recommendation {
+  category: SubScoreName;
+  score: number;
+  priority: Priority;
+  message: string;
+}
+
+export interface UniversityExport {
+  exported_at: string;
+  university: University;
+  latest_scores: { scan_id: number; completed_at: string } & Scores;
+  recommendations: Recommendation[];
+  scan_history: { scan_id: number; completed_at: string; overall_score: number | null }[];
+}
+
+const PRIORITY_ORDER: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
+const priorityOf = (score: number): Priority => (score < 50 ? "high" : score < 70 ? "medium" : "low");
+
+/**
+ * Recommendations for the weakest measured sub-scores: every one below 70, or the three lowest when none is;
+ * ordered by priority, then score ascending, then name. At most ten.
+ */
+export function recommend(scores: Scores): Recommendation[] {
+  const measured = SUB_SCORE_NAMES.flatMap((name) => {
+    const score = scores[name];
+    return score == null ? [] : [{ name, score }];
+  }).sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
+  const weak = measured.filter((m) => m.score < 70);
+  const chosen = (weak.length > 0 ? weak : measured.slice(0, 3)).slice(0, 10);
+  return chosen
+    .map(({ name, score }) => ({
+      category: name,
+      score,
+      priority: priorityOf(score),
+      message: `${SCORE_BY_NAME.get(name)?.label} is at ${score}: ${ADVICE[name]}`,
+    }))
+    .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.score - b.score);
+}
+
+/** Everything unirank knows about one university; 404 for unknown or never-scanned universities. */
+export async function exportUniversity(
+  db: DB,
+  id: number,
+  options: { clock?: Clock } = {},
+): Promise<UniversityExport> {
+  const university = await findUniversity(db, id);
+  const latest = await latestScanOf(db, id);
+  if (!latest) throw notFound(`University ${id} has no completed scan`);
+  const scanId = Number(latest.scan_id);
+  const [scores, history] = await Promise.all([
+    scoresOfScans(db, [scanId]),
+    db
+      .selectFrom("scans")
+      .select(["id", "completed_at", "overall_score"])
+      .where("university_id", "=", id)
+      .where("status", "=", "completed")
+      .orderBy("completed_at", "desc")
+      .orderBy("id", "desc")
+      .execute(),
+  ]);
+  const latestScores = scores.get(scanId)!;
+  return {
+    exported_at: isoTimestamp((options.clock ?? systemClock)()),
+    university,
+    latest_scores: { scan_id: scanId, completed_at: latest.completed_at, ...latestScores },
+    recommendations: recommend(latestScores),
+    scan_history: history.map((h) => ({
+      scan_id: Number(h.id),
+      completed_at: h.completed_at ?? "",
+      overall_score: h.overall_score == null ? null : Number(h.overall_score),
+    })),
+  };
+}

@@ -1,0 +1,80 @@
+import { sql } from "kysely";
+import type { DB } from "../schema/database.ts";
+import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
+
+export type CheckStatus = "ok" | "warn" | "error";
+export type HealthStatus = "healthy" | "degraded" | "unhealthy";
+
+/** What the host can tell about itself; the server adapter supplies these (the core reads no files). */
+export interface HealthProbes {
+  /** Free space where the database lives, in bytes. */
+  freeDiskBytes(): Promise<number>;
+  /** Whether the log directory accepts writes. */
+  logsWritable(): Promise<boolean>;
+  /** Entries held in the response cache. */
+  cacheEntries(): number;
+}
+
+export interface HealthOptions {
+  version: string;
+  probes: HealthProbes;
+  /** Free disk below this many GB makes the disk check warn. */
+  minFreeDiskGb?: number;
+  clock?: Clock;
+}
+
+export interface Health {
+  status: HealthStatus;
+  version: string;
+  timestamp: string;
+  checks: {
+    database: { status: CheckStatus; latency_ms?: number; error?: string };
+    disk: { status: CheckStatus; free_gb: number | null };
+    logs: { status: CheckStatus; writable: boolean };
+    cache: { status: CheckStatus; entries: number };
+  };
+}
+
+async function settle<T>(f: () => Promise<T>): Promise<T | Error> {
+  try {
+    return await f();
+  } catch (e) {
+    return e instanceof Error ? e : new Error(String(e));
+  }
+}
+
+/** Real checks: a database query, free disk, log directory writability, cache size. */
+export async function health(db: DB, options: HealthOptions): Promise<Health> {
+  const { probes, minFreeDiskGb = 1 } = options;
+  const started = performance.now();
+  const [dbResult, free, writable] = await Promise.all([
+    settle(() => sql`select count(*) as n from universities where id = 1`.execute(db)),
+    settle(() => probes.freeDiskBytes()),
+    settle(() => probes.logsWritable()),
+  ]);
+  const database: Health["checks"]["database"] =
+    dbResult instanceof Error
+      ? { status: "error", error: "database query failed" }
+      : { status: "ok", latency_ms: Math.round((performance.now() - started) * 100) / 100 };
+  const freeGb = free instanceof Error ? null : Math.round((free / 1024 ** 3) * 100) / 100;
+  const disk = {
+    status: (freeGb !== null && freeGb >= minFreeDiskGb ? "ok" : "warn") as CheckStatus,
+    free_gb: freeGb,
+  };
+  const logsOk = writable === true;
+  const logs = { status: (logsOk ? "ok" : "warn") as CheckStatus, writable: logsOk };
+  const cache = { status: "ok" as CheckStatus, entries: probes.cacheEntries() };
+  const checks = { database, disk, logs, cache };
+  const status: HealthStatus =
+    database.status === "error"
+      ? "unhealthy"
+      : Object.values(checks).every((c) => c.status === "ok")
+        ? "healthy"
+        : "degraded";
+  return {
+    status,
+    version: options.version,
+    timestamp: isoTimestamp((options.clock ?? systemClock)()),
+    checks,
+  };
+}

@@ -1,0 +1,56 @@
+import type { Generated, Kysely } from "kysely";
+import type { RankedScoreName, ScoreName } from "../scores/catalogue.ts";
+
+/** A score column: a number 0..100 or null when not measured. */
+export type ScoreColumn = number | null;
+
+export interface UniversitiesTable {
+  id: Generated<number>;
+  domain: string;
+  name: string;
+  country: string;
+  /** UTC, `YYYY-MM-DD HH:MM:SS`. */
+  created_at: string;
+  /** Lower-cased, accent- and width-folded `name domain`, for search. */
+  search_text: string;
+}
+
+export type ScanStatus = "pending" | "running" | "completed" | "failed";
+
+/** Scores live in one column each; their names come from the score catalogue. */
+export type ScansTable = ScanBase & { [K in ScoreName]: ScoreColumn };
+
+export interface ScanBase {
+  id: Generated<number>;
+  university_id: number;
+  /** Identifier given by the producer of the scan (import), unique, so re-imports change nothing. */
+  source_id: string | null;
+  status: ScanStatus;
+  /** ISO 8601 with `+00:00`. */
+  started_at: string | null;
+  completed_at: string | null;
+}
+
+/** One row per university with a completed scan: that latest scan, denormalised for rankings. */
+export type LatestScansTable = LatestBase & { [K in RankedScoreName]: ScoreColumn };
+
+export interface LatestBase {
+  university_id: number;
+  scan_id: number;
+  completed_at: string;
+  country: string;
+}
+
+export interface MetaTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  universities: UniversitiesTable;
+  scans: ScansTable;
+  latest_scans: LatestScansTable;
+  unirank_meta: MetaTable;
+}
+
+export type DB = Kysely<Database>;

@@ -1,0 +1,8 @@
+import { type Kysely, PostgresAdapter } from "kysely";
+
+export type DialectKind = "sqlite" | "postgres";
+
+/** Which SQL family a Kysely instance speaks; the core writes portable SQL and branches only here. */
+export function dialectKind(db: Kysely<unknown>): DialectKind {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? "postgres" : "sqlite";
+}

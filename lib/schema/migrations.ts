@@ -1,0 +1,26 @@
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+import * as core from "./migrations/001-core.ts";
+
+/** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
+export const MIGRATIONS: Record<string, Migration> = {
+  "001-core": core,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+export interface MigrateResult {
+  applied: string[];
+}
+
+/** Brings the database to the current schema. Safe to call at every start; concurrent callers wait on a lock. */
+export async function migrate(db: Kysely<unknown>): Promise<MigrateResult> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    migrationTableName: "unirank_migrations",
+    migrationLockTableName: "unirank_migrations_lock",
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) throw error;
+  return { applied: (results ?? []).filter((r) => r.status === "Success").map((r) => r.migrationName) };
+}

@@ -1,0 +1,31 @@
+import { sql } from "kysely";
+import type { DB } from "../schema/database.ts";
+import { RANKED_SCORES } from "../scores/catalogue.ts";
+
+const CHUNK = 500;
+
+/**
+ * Recomputes the materialised latest completed scan of the given universities (all when omitted).
+ * Latest means the greatest `completed_at`, ties by greater scan id. Call inside the writing transaction.
+ */
+export async function refreshLatest(db: DB, universityIds?: Iterable<number>): Promise<void> {
+  const ids = universityIds === undefined ? undefined : [...new Set(universityIds)];
+  if (ids === undefined) return refreshChunk(db, undefined);
+  for (let i = 0; i < ids.length; i += CHUNK) await refreshChunk(db, ids.slice(i, i + CHUNK));
+}
+
+async function refreshChunk(db: DB, ids: number[] | undefined): Promise<void> {
+  if (ids !== undefined && ids.length === 0) return;
+  let del = db.deleteFrom("latest_scans");
+  if (ids) del = del.where("university_id", "in", ids);
+  await del.execute();
+  const cols = RANKED_SCORES.map((c) => sql.ref(c));
+  const scoped = ids ? sql`and s.university_id in (${sql.join(ids)})` : sql``;
+  await sql`insert into latest_scans (university_id, scan_id, completed_at, country, ${sql.join(cols)})
+    select s.university_id, s.id, s.completed_at, u.country, ${sql.join(RANKED_SCORES.map((c) => sql.ref(`s.${c}`)))}
+    from scans s join universities u on u.id = s.university_id
+    where s.status = 'completed' ${scoped}
+      and s.id = (select s2.id from scans s2
+                  where s2.university_id = s.university_id and s2.status = 'completed'
+                  order by s2.completed_at desc, s2.id desc limit 1)`.execute(db);
+}

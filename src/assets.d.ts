@@ -1,0 +1,4 @@
+declare module "*.ndjson" {
+  const path: string;
+  export default path;
+}

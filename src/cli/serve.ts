@@ -1,0 +1,33 @@
+import type { Command } from "commander";
+import { loadConfig } from "../config.ts";
+import { startServer } from "../server.ts";
+import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+
+export function registerServe(program: Command): void {
+  program
+    .command("serve")
+    .description("serve v1, v2, /health and the docs; a new SQLite file is filled with the demo dataset")
+    .option("--port <n>", "port (env PORT; default 3000)", positiveInt("port", 65535))
+    .option("--host <addr>", "address to listen on (env HOST; default 127.0.0.1)")
+    .option("--db <path>", DB_OPTION_HELP)
+    .option(
+      "--rate-limit <n>",
+      "anonymous requests per hour per IP, 0 = off (env UNIRANK_RATE_LIMIT; default 100)",
+      positiveInt("rate limit"),
+    )
+    .option(
+      "--trust-proxy <cidrs>",
+      "comma-separated proxies whose X-Forwarded-For is believed (env UNIRANK_TRUST_PROXY)",
+    )
+    .option("--log-dir <dir>", "log directory (env UNIRANK_LOG_DIR; default logs/ beside the database)")
+    .action(async (opts) => {
+      const config = loadConfig(opts);
+      const server = await startServer(config);
+      const stop = async () => {
+        await server.stop();
+        process.exit(0);
+      };
+      process.on("SIGINT", stop);
+      process.on("SIGTERM", stop);
+    });
+}

@@ -1,0 +1,94 @@
+import type { Database as SqliteDatabase, Statement } from "bun:sqlite";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  type QueryCompiler,
+  type QueryResult,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+} from "kysely";
+
+/**
+ * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text (bun's `query()`), which the
+ * published adapter does not do; one connection, serialised by a mutex, as SQLite wants.
+ */
+export class BunSqliteDialect implements Dialect {
+  constructor(private readonly database: SqliteDatabase) {}
+  createDriver(): Driver {
+    return new BunSqliteDriver(this.database);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new SqliteQueryCompiler();
+  }
+  createAdapter(): DialectAdapter {
+    return new SqliteAdapter();
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new SqliteIntrospector(db);
+  }
+}
+
+class BunSqliteDriver implements Driver {
+  readonly #connection: BunSqliteConnection;
+  #lock: Promise<void> = Promise.resolve();
+
+  constructor(private readonly database: SqliteDatabase) {
+    this.#connection = new BunSqliteConnection(database);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release!: () => void;
+    const previous = this.#lock;
+    this.#lock = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.#connection.release = release;
+    return this.#connection;
+  }
+  async beginTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw("commit"));
+  }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw("rollback"));
+  }
+  async releaseConnection(c: DatabaseConnection): Promise<void> {
+    (c as BunSqliteConnection).release?.();
+  }
+  async destroy(): Promise<void> {
+    this.database.close();
+  }
+}
+
+type Params = Parameters<Statement["all"]>;
+
+class BunSqliteConnection implements DatabaseConnection {
+  release?: () => void;
+  constructor(private readonly db: SqliteDatabase) {}
+
+  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const stmt = this.db.query(compiled.sql);
+    const params = compiled.parameters as unknown as Params;
+    if (stmt.columnNames.length > 0) return Promise.resolve({ rows: stmt.all(...params) as R[] });
+    const result = stmt.run(...params);
+    return Promise.resolve({
+      rows: [],
+      numAffectedRows: BigInt(result.changes),
+      insertId: BigInt(result.lastInsertRowid),
+    });
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    const stmt = this.db.query(compiled.sql);
+    for (const row of stmt.iterate(...(compiled.parameters as unknown as Params))) yield { rows: [row as R] };
+  }
+}

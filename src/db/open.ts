@@ -1,0 +1,31 @@
+import { Database as SqliteDatabase } from "bun:sqlite";
+import { Kysely } from "kysely";
+import type { Database } from "../../lib/index.ts";
+import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  kind: "sqlite" | "postgres";
+  close(): Promise<void>;
+}
+
+/** Opens a SQLite file with WAL, foreign keys and a busy timeout. */
+export function openSqlite(path: string, options: { readonly?: boolean } = {}): OpenedDatabase {
+  const sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
+  sqlite.exec("pragma busy_timeout = 5000");
+  if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
+  sqlite.exec("pragma synchronous = normal");
+  sqlite.exec("pragma foreign_keys = on");
+  sqlite.exec("pragma cache_size = -65536");
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
+  return { db, kind: "sqlite", close: () => db.destroy() };
+}
+
+/** Opens the database a `--db` value names: a `postgres://` URL or a SQLite file path. */
+export async function openDatabase(location: string): Promise<OpenedDatabase> {
+  if (/^postgres(ql)?:\/\//.test(location)) {
+    const { openPostgres } = await import("./postgres.ts");
+    return openPostgres(location);
+  }
+  return openSqlite(location);
+}

@@ -1,0 +1,24 @@
+import { health } from "../../lib/index.ts";
+import type { AppContext } from "./context.ts";
+import type { RouteSpec } from "./route.ts";
+
+export function healthRoute(ctx: AppContext): RouteSpec {
+  return {
+    version: "none",
+    path: "/health",
+    operationId: "health",
+    summary: "Service health with real checks (database, disk, logs, cache)",
+    tags: ["health"],
+    cache: "no-store",
+    raw: true,
+    handle: async () => {
+      const body = await health(ctx.db, {
+        version: ctx.version,
+        probes: ctx.probes,
+        minFreeDiskGb: ctx.minFreeDiskGb,
+        clock: ctx.clock,
+      });
+      return { data: body, status: body.status === "unhealthy" ? 503 : 200 };
+    },
+  };
+}

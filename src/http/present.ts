@@ -1,0 +1,79 @@
+import { type ErrorDetail, isoTimestamp, isUnirankError, UnirankError } from "../../lib/index.ts";
+import type { AppContext } from "./context.ts";
+import { HTTP_STATUS } from "./error-status.ts";
+import { jsonResponse } from "./respond.ts";
+import type { ApiVersion, Payload } from "./route.ts";
+
+/** Wraps a payload in the shape of its version: v1 `{success, data, meta?}`, v2 the envelope. */
+export function presentSuccess(version: ApiVersion, payload: Payload, now: Date): unknown {
+  if (version === "v2") {
+    return {
+      api_version: "2.0",
+      success: true,
+      timestamp: isoTimestamp(now),
+      data: payload.data,
+      ...(payload.meta === undefined ? {} : { meta: payload.meta }),
+    };
+  }
+  if (version === "v1") {
+    return {
+      success: true,
+      data: payload.data,
+      ...(payload.meta === undefined ? {} : { meta: payload.meta }),
+    };
+  }
+  return payload.data;
+}
+
+export interface ErrorBody {
+  code: string;
+  message: string;
+  details?: readonly ErrorDetail[];
+}
+
+export function presentError(version: ApiVersion, error: ErrorBody, now: Date): unknown {
+  const err = {
+    code: error.code,
+    message: error.message,
+    ...(error.details ? { details: error.details } : {}),
+  };
+  if (version === "v2") {
+    return { api_version: "2.0", success: false, timestamp: isoTimestamp(now), data: null, error: err };
+  }
+  return { success: false, error: err };
+}
+
+/** Any thrown value → an error response; internal errors are logged and never leak their text. */
+export function errorResponse(
+  ctx: AppContext,
+  request: Request,
+  version: ApiVersion,
+  thrown: unknown,
+  headers: Record<string, string> = {},
+): Response {
+  let error: UnirankError;
+  if (isUnirankError(thrown)) error = thrown;
+  else {
+    const unavailable = isStorageUnavailable(thrown);
+    ctx.log("error", unavailable ? "storage unavailable" : "internal error", {
+      error: thrown instanceof Error ? thrown.stack : String(thrown),
+      path: new URL(request.url).pathname,
+    });
+    error = unavailable
+      ? new UnirankError("UNAVAILABLE", "Storage is unavailable; try again later")
+      : new UnirankError("INTERNAL", "Internal error");
+  }
+  const body = presentError(version, error, ctx.clock());
+  return jsonResponse(request, JSON.stringify(body), {
+    status: HTTP_STATUS[error.code],
+    cache: "no-store",
+    headers,
+  });
+}
+
+function isStorageUnavailable(e: unknown): boolean {
+  const text = e instanceof Error ? `${e.name} ${(e as { code?: string }).code ?? ""} ${e.message}` : "";
+  return /SQLITE_(CANTOPEN|BUSY|IOERR|NOTADB|CORRUPT|READONLY)|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|Connection terminated|database .* does not exist|unable to open/i.test(
+    text,
+  );
+}

@@ -1,0 +1,61 @@
+import { createHash } from "node:crypto";
+import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+
+/** Turns a JSON body into a Response with ETag/304, Cache-Control and compression. */
+
+const MIN_COMPRESS_BYTES = 1024;
+
+export function etagOf(body: string): string {
+  return `"${createHash("sha1").update(body).digest("base64url").slice(0, 27)}"`;
+}
+
+function preferredEncoding(accept: string | null): "br" | "gzip" | null {
+  if (!accept) return null;
+  const offered = new Map<string, number>();
+  for (const part of accept.split(",")) {
+    const [name, ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    offered.set(name ?? "", q ? Number(q.slice(2)) : 1);
+  }
+  const weight = (name: string) => offered.get(name) ?? offered.get("*") ?? 0;
+  if (weight("br") > 0 && weight("br") >= weight("gzip")) return "br";
+  if (weight("gzip") > 0) return "gzip";
+  return null;
+}
+
+export interface JsonResponseOptions {
+  status: number;
+  cache: "public" | "no-store";
+  headers?: Record<string, string>;
+}
+
+export function jsonResponse(request: Request, body: string, options: JsonResponseOptions): Response {
+  const headers = new Headers(options.headers);
+  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Cache-Control", options.cache === "public" ? "public, max-age=60" : "no-store");
+  headers.set("Vary", "Accept-Encoding");
+  if (options.status === 200 && request.method !== "POST") {
+    const etag = etagOf(body);
+    headers.set("ETag", etag);
+    const inm = request.headers.get("If-None-Match");
+    if (
+      inm &&
+      inm.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")
+    ) {
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  let payload: Uint8Array | string = body;
+  const bytes = Buffer.byteLength(body);
+  const encoding =
+    bytes >= MIN_COMPRESS_BYTES ? preferredEncoding(request.headers.get("Accept-Encoding")) : null;
+  if (encoding === "br") {
+    payload = brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+  } else if (encoding === "gzip") {
+    payload = gzipSync(body, { level: 6 });
+  }
+  if (encoding) headers.set("Content-Encoding", encoding);
+  headers.set("Content-Length", String(typeof payload === "string" ? bytes : payload.byteLength));
+  if (request.method === "HEAD") return new Response(null, { status: options.status, headers });
+  return new Response(payload as BodyInit, { status: options.status, headers });
+}

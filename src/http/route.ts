@@ -1,0 +1,50 @@
+import type { TObject, TSchema } from "@sinclair/typebox";
+
+export type ApiVersion = "v1" | "v2" | "none";
+
+/** What a handler returns: the payload and, for lists, the page meta. */
+export interface Payload {
+  data: unknown;
+  meta?: unknown;
+  /** Overrides 200 (health answers 503 when unhealthy). */
+  status?: number;
+}
+
+export interface HandlerInput {
+  params: Record<string, unknown>;
+  query: Record<string, unknown>;
+  request: Request;
+}
+
+/** One GET operation: its path, schemas (validation, OpenAPI, /schema) and handler. */
+export interface RouteSpec {
+  version: ApiVersion;
+  /** Elysia-style path, e.g. `/api/v1/universities/:id`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  params?: TObject;
+  query?: TObject;
+  /** Schema of `data` on success, for OpenAPI. */
+  response?: TSchema;
+  /** `no-store` for health; data is `public, max-age=60`. */
+  cache?: "public" | "no-store";
+  /** Served as is (health, openapi.json): no version wrapper. */
+  raw?: boolean;
+  handle(input: HandlerInput): Promise<Payload> | Payload;
+}
+
+/** Matches request paths against route paths, tolerating a trailing slash. */
+export function pathMatcher(routes: readonly { path: string }[]): (pathname: string) => boolean {
+  const patterns = routes.map(
+    (r) => new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`),
+  );
+  return (pathname) => patterns.some((p) => p.test(pathname));
+}
+
+export function versionOf(pathname: string): ApiVersion {
+  if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
+  return "v1";
+}

@@ -1,0 +1,82 @@
+import { Type } from "@sinclair/typebox";
+import {
+  CompareParams,
+  compare,
+  exportUniversity,
+  getUniversity,
+  IdParams,
+  ListUniversitiesParams,
+  listUniversities,
+  RankingsParams,
+  rankings,
+  stats,
+  universityScores,
+} from "../../lib/index.ts";
+import type { AppContext } from "./context.ts";
+import type { RouteSpec } from "./route.ts";
+
+const id = (params: Record<string, unknown>) => params.id as number;
+
+/** v1: plain `{success, data, meta?}` presenters over the core. */
+export function v1Routes(ctx: AppContext): RouteSpec[] {
+  const { db } = ctx;
+  const route = (r: Omit<RouteSpec, "version" | "tags">): RouteSpec => ({
+    version: "v1",
+    tags: ["v1"],
+    ...r,
+  });
+  return [
+    route({
+      path: "/api/v1/universities",
+      operationId: "v1ListUniversities",
+      summary: "List universities",
+      query: ListUniversitiesParams,
+      handle: ({ query }) => listUniversities(db, query),
+    }),
+    route({
+      path: "/api/v1/universities/:id",
+      operationId: "v1GetUniversity",
+      summary: "One university with its number of completed scans",
+      params: IdParams,
+      handle: async ({ params }) => {
+        const { latest_scan: _, ...university } = await getUniversity(db, id(params));
+        return { data: university };
+      },
+    }),
+    route({
+      path: "/api/v1/universities/:id/scores",
+      operationId: "v1UniversityScores",
+      summary: "Every score of the latest completed scan",
+      params: IdParams,
+      handle: async ({ params }) => ({ data: await universityScores(db, id(params)) }),
+    }),
+    route({
+      path: "/api/v1/universities/:id/export",
+      operationId: "v1ExportUniversity",
+      summary: "University, latest scores, recommendations and scan history",
+      params: IdParams,
+      handle: async ({ params }) => ({ data: await exportUniversity(db, id(params), { clock: ctx.clock }) }),
+    }),
+    route({
+      path: "/api/v1/rankings",
+      operationId: "v1Rankings",
+      summary: "Competition-ranked universities by their latest completed scan",
+      query: RankingsParams,
+      handle: ({ query }) => rankings(db, query),
+    }),
+    route({
+      path: "/api/v1/stats",
+      operationId: "v1Stats",
+      summary: "Platform statistics",
+      query: Type.Object({}),
+      handle: async () => ({ data: await stats(db) }),
+    }),
+    route({
+      path: "/api/v1/compare",
+      operationId: "v1Compare",
+      summary: "Latest scores of 2 to 10 universities side by side",
+      query: CompareParams,
+      handle: async ({ query }) => ({ data: await compare(db, query as CompareParams) }),
+    }),
+  ];
+}
