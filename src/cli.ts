@@ -1,8 +1,12 @@
 #!/usr/bin/env bun
 import { Command } from "commander";
+import { registerAudit } from "./cli/audit.ts";
+import { registerImport } from "./cli/import.ts";
+import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
 import { registerSeed } from "./cli/seed.ts";
 import { registerServe } from "./cli/serve.ts";
+import { registerWebhooks } from "./cli/webhooks.ts";
 import { VERSION } from "./server.ts";
 
 /** The `unirank` command. */
@@ -15,6 +19,10 @@ export function buildCli(): Command {
   registerServe(program);
   registerSeed(program);
   registerMigrate(program);
+  registerKeys(program);
+  registerAudit(program);
+  registerImport(program);
+  registerWebhooks(program);
   return program;
 }
 

@@ -1,36 +1,47 @@
 import { existsSync } from "node:fs";
-import { migrate } from "../lib/index.ts";
+import { migrate, startDeliveryWorker } from "../lib/index.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
-import { type OpenedDatabase, openDatabase } from "./db/open.ts";
+import { displayLocation, type OpenedDatabase, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
+import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
+import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { hostProbes } from "./probes.ts";
 
 export const VERSION: string = pkg.version;
 
-/** Opens (and, for a SQLite file that does not exist yet, creates with the demo data) and migrates. */
+/**
+ * Opens and migrates. A new database is filled with the demo data: a SQLite file that did not exist yet, or a
+ * PostgreSQL database whose schema this very call created (of several servers starting at once, exactly one).
+ */
 export async function prepareDatabase(config: Config, log: Logger): Promise<OpenedDatabase> {
   const isFile = !/^postgres/.test(config.db);
-  const fresh = isFile && config.db !== ":memory:" && !existsSync(config.db);
+  const newFile = isFile && config.db !== ":memory:" && !existsSync(config.db);
   const opened = await openDatabase(config.db);
-  await migrate(opened.db);
-  if (fresh) {
+  const { applied } = await migrate(opened.db);
+  if (isFile ? newFile : applied.includes("001-core")) {
     const loaded = await loadDemo(opened.db);
-    log("info", "created database with the synthetic demo dataset", { db: config.db, ...loaded });
+    log("info", "created database with the synthetic demo dataset", { db: displayLocation(config.db), ...loaded });
   }
   return opened;
 }
 
 export function appContext(config: Config, opened: OpenedDatabase, log: Logger): AppContext {
+  const cache = config.cache ? new ResponseCache({ maxEntries: config.cacheEntries }) : false;
   return {
     db: opened.db,
     version: VERSION,
     clock: () => new Date(),
-    probes: hostProbes({ dbPath: config.db, logDir: config.logDir }),
+    probes: hostProbes({
+      dbPath: config.db,
+      logDir: config.logDir,
+      cacheEntries: () => (cache ? cache.size : 0),
+    }),
     minFreeDiskGb: config.minFreeDiskGb,
+    cache,
     log,
   };
 }
@@ -44,14 +55,38 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { quiet?: boolean } = {}): Promise<RunningServer> {
   const log = createLogger(config.logDir, options);
   const opened = await prepareDatabase(config, log);
-  const app = createApp(appContext(config, opened, log));
-  const server = Bun.serve({ hostname: config.host, port: config.port, fetch: app.fetch });
+  const ctx = appContext(config, opened, log);
+  const access = createAccessGuard({
+    db: opened.db,
+    clock: ctx.clock,
+    anonymousLimit: config.rateLimit,
+    trustProxy: config.trustProxy,
+    auditRetentionDays: config.auditRetentionDays,
+    log,
+  });
+  const app = createApp({ ...ctx, access });
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    fetch(request, srv) {
+      access.setPeer(request, srv.requestIP(request)?.address);
+      return app.fetch(request);
+    },
+  });
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-  log("info", "unirank listening", { url, db: config.db, version: VERSION });
+  log("info", "unirank listening", { url, db: displayLocation(config.db), version: VERSION });
+  // Webhook deliveries go out in the background (the outbox is filled by whoever writes scans).
+  const webhooks = startDeliveryWorker(opened.db, {
+    allowPrivate: config.allowPrivateWebhooks,
+    timeoutMs: config.webhookTimeoutMs,
+    log,
+  });
   return {
     url,
     async stop() {
       server.stop(true);
+      await webhooks.stop();
+      await access.close();
       await opened.close();
     },
   };

@@ -54,6 +54,7 @@ function parseOne(name: string, raw: string, c: Constraints): { value?: unknown;
 function describePattern(name: string): string {
   if (name === "country") return "an ISO 3166-1 alpha-2 code such as DE";
   if (name === "ids") return "comma-separated positive integers";
+  if (name === "search") return "control characters are not allowed";
   return "see the documentation";
 }
 

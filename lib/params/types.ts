@@ -25,6 +25,8 @@ export const Search = () =>
   Type.String({
     minLength: 1,
     maxLength: 100,
+    // No control characters: PostgreSQL cannot even hold NUL in text, and no name contains one.
+    pattern: "^[^\\x00-\\x1F\\x7F]*$",
     description: "Case-, accent- and width-insensitive substring of the name or domain",
   });
 

@@ -2,7 +2,21 @@ import { invalidParameter, notFound } from "../errors.ts";
 import type { CompareParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { isoDate } from "../time/format.ts";
+import { prepared } from "./prepared.ts";
 import { type Scores, scoresOfScans } from "./shapes.ts";
+
+/** The universities compared with their latest scan; one compiled statement per number of ids. */
+const compareQuery = prepared((db, arg: (i: number) => number, n) =>
+  db
+    .selectFrom("universities as u")
+    .leftJoin("latest_scans as l", "l.university_id", "u.id")
+    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at"])
+    .where(
+      "u.id",
+      "in",
+      Array.from({ length: n }, (_, i) => arg(i)),
+    ),
+);
 
 export interface ComparisonEntry {
   university: { id: number; domain: string; name: string };
@@ -26,12 +40,7 @@ export function parseIds(text: string): number[] {
 /** Latest completed scores of 2..10 universities, in the order given; unknown ids are a 404 naming them. */
 export async function compare(db: DB, params: CompareParams): Promise<ComparisonEntry[]> {
   const ids = parseIds(params.ids);
-  const rows = await db
-    .selectFrom("universities as u")
-    .leftJoin("latest_scans as l", "l.university_id", "u.id")
-    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at"])
-    .where("u.id", "in", ids)
-    .execute();
+  const rows = await compareQuery(db, ids, ids.length);
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   const missing = ids.filter((id) => !byId.has(id));
   if (missing.length > 0) {

@@ -1,5 +1,6 @@
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
+import { prepared } from "./prepared.ts";
 import { countAll, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 
 export interface LatestScanSummary {
@@ -14,12 +15,25 @@ export interface UniversityDetail extends University {
   latest_scan: LatestScanSummary | null;
 }
 
+const universityQuery = prepared((db, arg: (i: number) => number) =>
+  db.selectFrom("universities").select(UNIVERSITY_COLUMNS).where("id", "=", arg(0)),
+);
+const scanCountQuery = prepared((db, arg: (i: number) => number) =>
+  db
+    .selectFrom("scans")
+    .select(countAll.as("n"))
+    .where("university_id", "=", arg(0))
+    .where("status", "=", "completed"),
+);
+const latestScanQuery = prepared((db, arg: (i: number) => number) =>
+  db
+    .selectFrom("latest_scans")
+    .select(["scan_id", "completed_at", "overall_score"])
+    .where("university_id", "=", arg(0)),
+);
+
 export async function findUniversity(db: DB, id: number): Promise<University> {
-  const row = await db
-    .selectFrom("universities")
-    .select(UNIVERSITY_COLUMNS)
-    .where("id", "=", id)
-    .executeTakeFirst();
+  const [row] = await universityQuery(db, [id]);
   if (!row) throw notFound(`University ${id} does not exist`);
   return row;
 }
@@ -27,22 +41,10 @@ export async function findUniversity(db: DB, id: number): Promise<University> {
 /** One university with its number of completed scans and its latest completed scan. */
 export async function getUniversity(db: DB, id: number): Promise<UniversityDetail> {
   const university = await findUniversity(db, id);
-  const [count, latest] = await Promise.all([
-    db
-      .selectFrom("scans")
-      .select(countAll.as("n"))
-      .where("university_id", "=", id)
-      .where("status", "=", "completed")
-      .executeTakeFirstOrThrow(),
-    db
-      .selectFrom("latest_scans")
-      .select(["scan_id", "completed_at", "overall_score"])
-      .where("university_id", "=", id)
-      .executeTakeFirst(),
-  ]);
+  const [[count], [latest]] = await Promise.all([scanCountQuery(db, [id]), latestScanQuery(db, [id])]);
   return {
     ...university,
-    scan_count: toNumber(count.n),
+    scan_count: toNumber(count?.n),
     latest_scan: latest
       ? {
           id: Number(latest.scan_id),

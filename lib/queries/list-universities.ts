@@ -2,7 +2,21 @@ import { sql } from "kysely";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { escapeLike, searchKey } from "../text/search-key.ts";
+import { prepared } from "./prepared.ts";
+import { searchIndex, searchMatches } from "./search-index.ts";
 import { countAll, type Paged, pageOffset, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
+
+/** Universities by id; one compiled statement per page length. */
+const byIdsQuery = prepared((db, arg: (i: number) => number, n) =>
+  db
+    .selectFrom("universities")
+    .select(UNIVERSITY_COLUMNS)
+    .where(
+      "id",
+      "in",
+      Array.from({ length: n }, (_, i) => arg(i)),
+    ),
+);
 
 /** Universities, filtered by search and country, sorted, paged; ties broken by id so pages never overlap. */
 export async function listUniversities(
@@ -10,6 +24,17 @@ export async function listUniversities(
   params: ListUniversitiesParams = {},
 ): Promise<Paged<University>> {
   const { page = 1, limit = 20, search, country, sort = "name", order = "asc" } = params;
+  if (search !== undefined && sort === "name" && order === "asc") {
+    // The default order: matches come out of the in-memory search index already sorted.
+    const index = await searchIndex(db);
+    const matches = searchMatches(index, searchKey(search), country?.toUpperCase());
+    const offset = pageOffset(page, limit) ?? matches.length;
+    const ids = matches.slice(offset, offset + limit).map((row) => index.ids[row] as number);
+    const rows = ids.length === 0 ? [] : await byIdsQuery(db, ids, ids.length);
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    const data = ids.flatMap((id) => byId.get(id) ?? []);
+    return { data, meta: { page, limit, total: matches.length } };
+  }
   let q = db.selectFrom("universities");
   if (search !== undefined) {
     q = q.where(sql<boolean>`search_text like ${`%${escapeLike(searchKey(search))}%`} escape '\\'`);

@@ -2,6 +2,7 @@ import { invalidParameter } from "../errors.ts";
 import type { RankingsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKING_SORTS } from "../scores/catalogue.ts";
+import { prepared } from "./prepared.ts";
 import { rankPage } from "./rank.ts";
 import type { Paged } from "./shapes.ts";
 
@@ -19,6 +20,29 @@ export interface RankingEntry {
 }
 
 const num = (v: unknown) => (v == null ? null : Number(v));
+
+/** Details of a page of ranked universities; one compiled statement per page length. */
+const detailsQuery = prepared((db, arg: (i: number) => number, n) =>
+  db
+    .selectFrom("latest_scans as l")
+    .innerJoin("universities as u", "u.id", "l.university_id")
+    .select([
+      "u.id",
+      "u.domain",
+      "u.name",
+      "u.country",
+      "l.overall_score",
+      "l.webo_composite_score",
+      "l.tech_composite_score",
+      "l.research_composite_score",
+      "l.presence_composite_score",
+    ])
+    .where(
+      "l.university_id",
+      "in",
+      Array.from({ length: n }, (_, i) => arg(i)),
+    ),
+);
 
 /**
  * Rankings from each university's latest completed scan. `rank` is the competition rank among universities
@@ -41,26 +65,8 @@ export async function rankings(db: DB, params: RankingsParams = {}): Promise<Pag
     limit,
   });
   if (rows.length === 0) return { data: [], meta: { page, limit, total } };
-  const details = await db
-    .selectFrom("latest_scans as l")
-    .innerJoin("universities as u", "u.id", "l.university_id")
-    .select([
-      "u.id",
-      "u.domain",
-      "u.name",
-      "u.country",
-      "l.overall_score",
-      "l.webo_composite_score",
-      "l.tech_composite_score",
-      "l.research_composite_score",
-      "l.presence_composite_score",
-    ])
-    .where(
-      "l.university_id",
-      "in",
-      rows.map((r) => r.university_id),
-    )
-    .execute();
+  const ids = rows.map((r) => r.university_id);
+  const details = await detailsQuery(db, ids, ids.length);
   const byId = new Map(details.map((d) => [Number(d.id), d]));
   const data = rows.flatMap((r) => {
     const d = byId.get(r.university_id);

@@ -1,6 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
+import { prepared } from "./prepared.ts";
 
 /** Shapes shared by several queries. */
 
@@ -45,14 +46,21 @@ export function pageOffset(page: number, limit: number): number | null {
   return Number.isSafeInteger(offset) && offset < 2 ** 31 ? offset : null;
 }
 
-/** Full score rows of the given scans, keyed by scan id. */
-export async function scoresOfScans(db: DB, scanIds: number[]): Promise<Map<number, Scores>> {
-  if (scanIds.length === 0) return new Map();
-  const rows = await db
+const scoresQuery = prepared((db, arg: (i: number) => number, n) =>
+  db
     .selectFrom("scans")
     .select(["id", ...SCORE_NAMES])
-    .where("id", "in", scanIds)
-    .execute();
+    .where(
+      "id",
+      "in",
+      Array.from({ length: n }, (_, i) => arg(i)),
+    ),
+);
+
+/** Full score rows of the given scans, keyed by scan id; one compiled statement per number of scans. */
+export async function scoresOfScans(db: DB, scanIds: number[]): Promise<Map<number, Scores>> {
+  if (scanIds.length === 0) return new Map();
+  const rows = await scoresQuery(db, scanIds, scanIds.length);
   return new Map(rows.map((r) => [Number(r.id), pickScores(r as Record<string, unknown>)]));
 }
 

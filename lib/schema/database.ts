@@ -1,5 +1,6 @@
 import type { Generated, Kysely } from "kysely";
 import type { RankedScoreName, ScoreName } from "../scores/catalogue.ts";
+import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookReceiversTable } from "../webhooks/tables.ts";
 
 /** A score column: a number 0..100 or null when not measured. */
 export type ScoreColumn = number | null;
@@ -51,6 +52,9 @@ export interface Database {
   scans: ScansTable;
   latest_scans: LatestScansTable;
   unirank_meta: MetaTable;
+  webhook_receivers: WebhookReceiversTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  webhook_attempts: WebhookAttemptsTable;
 }
 
 export type DB = Kysely<Database>;

@@ -1,9 +1,13 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as core from "./migrations/001-core.ts";
+import * as access from "./migrations/002-access.ts";
+import * as webhooks from "./migrations/003-webhooks.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
   "001-core": core,
+  "003-webhooks": webhooks,
+  "002-access": access,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { prepared } from "../queries/prepared.ts";
 import type { DB } from "../schema/database.ts";
 
 /**
@@ -12,11 +13,12 @@ export async function bumpGeneration(db: DB): Promise<void> {
   );
 }
 
+const generationQuery = prepared((db) =>
+  db.selectFrom("unirank_meta").select("value").where("key", "=", "generation"),
+);
+
+/** Read on every cacheable request, so compiled once per database handle. */
 export async function readGeneration(db: DB): Promise<number> {
-  const row = await db
-    .selectFrom("unirank_meta")
-    .select("value")
-    .where("key", "=", "generation")
-    .executeTakeFirst();
+  const [row] = await generationQuery(db, []);
   return row ? Number(row.value) : 0;
 }

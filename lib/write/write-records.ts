@@ -1,7 +1,8 @@
 import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
-import { sqlTimestamp } from "../time/format.ts";
+import { type Clock, sqlTimestamp } from "../time/format.ts";
+import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { IngestRecord, ScanRecord, UniversityRecord } from "./records.ts";
 import { refreshLatest } from "./refresh-latest.ts";
@@ -20,9 +21,10 @@ const BATCH = 200;
 export async function writeRecords(
   db: DB,
   records: Iterable<IngestRecord> | AsyncIterable<IngestRecord>,
-  options: { now?: Date } = {},
+  options: { now?: Date; /** Record webhook deliveries for new completed scans (default true). */ events?: boolean; clock?: Clock } = {},
 ): Promise<WriteSummary> {
   const createdAt = sqlTimestamp(options.now ?? new Date());
+  const events = options.events !== false;
   return db.transaction().execute(async (trx) => {
     const ids = new Map<string, number>();
     const touched = new Set<number>();
@@ -51,7 +53,11 @@ export async function writeRecords(
         )
         .returning(["id", "domain"])
         .execute();
-      for (const r of inserted) ids.set(r.domain, Number(r.id));
+      // Touched too: an upsert may change the country that latest_scans copies for country rankings.
+      for (const r of inserted) {
+        ids.set(r.domain, Number(r.id));
+        touched.add(Number(r.id));
+      }
       summary.universities += unis.length;
       unis = [];
     };
@@ -81,12 +87,31 @@ export async function writeRecords(
         for (const name of SCORE_NAMES) row[name] = s.status === "completed" ? (s[name] ?? null) : null;
         return row;
       });
-      // biome-ignore lint/suspicious/noExplicitAny: score columns are dynamic
-      await trx
+      const inserted = await trx
         .insertInto("scans")
+        // biome-ignore lint/suspicious/noExplicitAny: score columns are dynamic
         .values(rows as any)
         .onConflict((oc) => oc.column("source_id").doNothing())
+        .returning(["id", "source_id"])
         .execute();
+      if (events) {
+        // The outbox: each newly completed scan gets its webhook deliveries in this same transaction.
+        const bySource = new Map(scans.map((s) => [s.source_id, s]));
+        const completed: CompletedScan[] = [];
+        for (const r of inserted) {
+          const s = bySource.get(r.source_id as string);
+          if (!s || s.status !== "completed" || !s.completed_at) continue;
+          const universityId = ids.get(s.domain) as number;
+          completed.push({
+            scan_id: Number(r.id),
+            university_id: universityId,
+            domain: s.domain,
+            overall_score: s.overall_score ?? null,
+            completed_at: s.completed_at,
+          });
+        }
+        await recordScanCompleted(trx, completed, { clock: options.clock });
+      }
       summary.scans += scans.length;
       scans = [];
     };

@@ -2,7 +2,7 @@ import { createWriteStream } from "node:fs";
 import type { Command } from "commander";
 import { generateDataset, migrate, parseTimestamp, writeRecords } from "../../lib/index.ts";
 import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
+import { displayLocation, openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
 export function registerSeed(program: Command): void {
@@ -37,7 +37,7 @@ export function registerSeed(program: Command): void {
         const summary = await writeRecords(opened.db, records);
         const seconds = (performance.now() - started) / 1000;
         process.stdout.write(
-          `seeded ${config.db}: ${summary.universities} universities, ${summary.scans} scans in ${seconds.toFixed(1)} s\n`,
+          `seeded ${displayLocation(config.db)}: ${summary.universities} universities, ${summary.scans} scans in ${seconds.toFixed(1)} s\n`,
         );
       } finally {
         await opened.close();

@@ -20,6 +20,26 @@ export function registerServe(program: Command): void {
       "comma-separated proxies whose X-Forwarded-For is believed (env UNIRANK_TRUST_PROXY)",
     )
     .option("--log-dir <dir>", "log directory (env UNIRANK_LOG_DIR; default logs/ beside the database)")
+    .option(
+      "--audit-retention-days <n>",
+      "days audit-log rows are kept, 0 = forever (env UNIRANK_AUDIT_RETENTION_DAYS; default 90)",
+      positiveInt("audit retention days", 36_500),
+    )
+    .option(
+      "--min-free-disk-gb <n>",
+      "free disk below this makes /health degraded (env UNIRANK_MIN_FREE_DISK_GB; default 1)",
+    )
+    .option("--no-cache", "turn the in-memory response cache off (env UNIRANK_CACHE=0)")
+    .option(
+      "--cache-entries <n>",
+      "most responses the cache keeps (env UNIRANK_CACHE_ENTRIES; default 1000)",
+      positiveInt("cache entries"),
+    )
+    .option(
+      "--allow-private-webhooks",
+      "allow webhook receivers on loopback, private, link-local or metadata addresses (env UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1)",
+    )
+    .option("--webhook-timeout <seconds>", "timeout of one webhook attempt (env UNIRANK_WEBHOOK_TIMEOUT; default 10)")
     .action(async (opts) => {
       const config = loadConfig(opts);
       const server = await startServer(config);

@@ -27,10 +27,21 @@ export class BunSqliteDialect implements Dialect {
     return new SqliteQueryCompiler();
   }
   createAdapter(): DialectAdapter {
-    return new SqliteAdapter();
+    return new BunSqliteAdapter();
   }
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
+  }
+}
+
+/**
+ * SQLite runs DDL in transactions; saying so makes Kysely's Migrator migrate inside one (`begin immediate`), which
+ * is both atomic and the lock between several processes migrating one file at once (the others wait, then find
+ * the schema current).
+ */
+class BunSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
   }
 }
 

@@ -29,3 +29,15 @@ export async function openDatabase(location: string): Promise<OpenedDatabase> {
   }
   return openSqlite(location);
 }
+
+/** A `--db` value fit for logs and messages: a PostgreSQL URL with its password replaced by `***`. */
+export function displayLocation(location: string): string {
+  if (!/^postgres(ql)?:\/\//.test(location)) return location;
+  try {
+    const u = new URL(location);
+    if (u.password) u.password = "***";
+    return u.toString();
+  } catch {
+    return "postgres://(unparsable URL)";
+  }
+}

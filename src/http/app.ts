@@ -4,21 +4,26 @@ import {
   isUnirankError,
   parseParams,
   type RawParams,
+  readGeneration,
   UnirankError,
 } from "../../lib/index.ts";
+import type { AccessGate, PeerSource } from "./access.ts";
+import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
+import { withDocs } from "./docs.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, presentSuccess } from "./present.ts";
 import { jsonResponse } from "./respond.ts";
-import { pathMatcher, type RouteSpec, versionOf } from "./route.ts";
+import { type Payload, pathMatcher, type RouteSpec, versionOf } from "./route.ts";
 import { v1Routes } from "./v1.ts";
+import { v2Routes } from "./v2.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
-  return [...v1Routes(ctx), healthRoute(ctx)];
+  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], { version: ctx.version });
 }
 
 function rawQuery(url: URL): RawParams {
@@ -54,12 +59,22 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, url: URL) {
 export interface CreateAppOptions {
   /** Extra routes (v2, docs) mounted beside v1 and health. */
   routes?: RouteSpec[];
+  /**
+   * Mount path (`/unirank`, embedding): every route is served under it. Request URLs keep it, so docs links,
+   * HMAC-signed paths and audit entries are the paths clients see.
+   */
+  prefix?: string;
 }
 
 /** The unirank HTTP app: v1, health and any extra routes, with the cross-cutting rules of the contract. */
 export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
   const routes = [...allRoutes(ctx), ...(options.routes ?? [])];
-  const isKnownPath = pathMatcher(routes);
+  const cache = ctx.cache === false ? null : (ctx.cache ?? new ResponseCache());
+  const prefix = options.prefix ?? "";
+  const inside = (pathname: string) =>
+    prefix && (pathname === prefix || pathname.startsWith(`${prefix}/`)) ? pathname.slice(prefix.length) : pathname;
+  const matchesRoute = pathMatcher(routes);
+  const isKnownPath = (pathname: string) => matchesRoute(inside(pathname));
   const requestIds = new WeakMap<Request, string>();
   const requestId = (request: Request) => requestIds.get(request) ?? "";
 
@@ -73,9 +88,9 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     return response;
   };
   const fail = (request: Request, thrown: unknown, headers?: Record<string, string>) =>
-    finish(request, errorResponse(ctx, request, versionOf(new URL(request.url).pathname), thrown, headers));
+    finish(request, errorResponse(ctx, request, versionOf(inside(new URL(request.url).pathname)), thrown, headers));
 
-  const app = new Elysia({ name: "unirank" })
+  const app = new Elysia({ name: "unirank", prefix })
     .onRequest(({ request }) => {
       const incoming = request.headers.get("X-Request-Id");
       requestIds.set(request, incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID());
@@ -117,22 +132,61 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     });
 
   for (const route of routes) {
-    const handler = async ({ request, params }: { request: Request; params: Record<string, string> }) => {
+    const respond = async (request: Request, params: Record<string, string>, gate?: AccessGate) => {
       try {
+        await gate?.admit();
         const url = new URL(request.url);
         const inputs = parseInputs(route, params, url);
-        const payload = await route.handle({ ...inputs, request });
-        const body = presentSuccess(route.raw ? "none" : route.version, payload, ctx.clock());
+        const presentAs = route.raw ? "none" : route.version;
+        const cacheable = cache !== null && (route.cache ?? "public") === "public" && !route.uncached;
+        const render = (p: Payload) =>
+          route.contentType ? String(p.data) : JSON.stringify(presentSuccess(presentAs, p, ctx.clock()));
+        let body: string | undefined;
+        let payload: Payload;
+        if (cacheable) {
+          // Read the generation before the data, so an entry is never newer-labelled than its data.
+          const key = cacheKey(`${route.version} ${route.path}`, inputs);
+          const generation = await readGeneration(ctx.db);
+          let entry = cache.get(key, generation);
+          payload = entry?.payload ?? (await route.handle({ ...inputs, request }));
+          if (!entry && (payload.status ?? 200) === 200) entry = cache.set(key, generation, payload);
+          // v2 envelopes carry a timestamp; other presentations are the same every time.
+          body = presentAs === "v2" ? undefined : entry?.bodies.get(presentAs);
+          if (body === undefined) {
+            body = render(payload);
+            if (presentAs !== "v2") entry?.bodies.set(presentAs, body);
+          }
+        } else {
+          payload = await route.handle({ ...inputs, request });
+          body = render(payload);
+        }
         return finish(
           request,
-          jsonResponse(request, JSON.stringify(body), {
+          jsonResponse(request, body, {
             status: payload.status ?? 200,
             cache: route.cache ?? "public",
+            contentType: route.contentType,
+            headers: gate?.headers,
           }),
         );
       } catch (e) {
-        return fail(request, e);
+        return fail(request, e, gate?.headers);
       }
+    };
+    // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
+    const handler = async ({
+      request,
+      params,
+      server,
+    }: {
+      request: Request;
+      params: Record<string, string>;
+      server?: PeerSource | null;
+    }) => {
+      const gate = route.version === "none" ? undefined : ctx.access?.open(request, route.version, server);
+      const response = await respond(request, params, gate);
+      gate?.close(response);
+      return response;
     };
     app.get(route.path, handler);
     app.head(route.path, handler);

@@ -1,4 +1,6 @@
 import type { Clock, DB, HealthProbes } from "../../lib/index.ts";
+import type { AccessGuard } from "./access.ts";
+import type { ResponseCache } from "./cache.ts";
 
 /** What every route needs, given once when the app is built. */
 export interface AppContext {
@@ -7,5 +9,12 @@ export interface AppContext {
   clock: Clock;
   probes: HealthProbes;
   minFreeDiskGb: number;
+  /**
+   * Response cache of public GET answers, invalidated by the data generation. Omitted: the app makes its
+   * own (default size); `false`: no caching.
+   */
+  cache?: ResponseCache | false;
   log: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
+  /** Access control (keys, rate limits, HMAC, audit) before v1/v2 handlers; omitted: none (serve always sets it). */
+  access?: AccessGuard;
 }

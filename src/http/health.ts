@@ -1,4 +1,4 @@
-import { health } from "../../lib/index.ts";
+import { HealthSchema, health } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import type { RouteSpec } from "./route.ts";
 
@@ -11,6 +11,7 @@ export function healthRoute(ctx: AppContext): RouteSpec {
     tags: ["health"],
     cache: "no-store",
     raw: true,
+    response: HealthSchema,
     handle: async () => {
       const body = await health(ctx.db, {
         version: ctx.version,

@@ -27,11 +27,13 @@ export interface JsonResponseOptions {
   status: number;
   cache: "public" | "no-store";
   headers?: Record<string, string>;
+  /** Default `application/json; charset=utf-8`. */
+  contentType?: string | undefined;
 }
 
 export function jsonResponse(request: Request, body: string, options: JsonResponseOptions): Response {
   const headers = new Headers(options.headers);
-  headers.set("Content-Type", "application/json; charset=utf-8");
+  headers.set("Content-Type", options.contentType ?? "application/json; charset=utf-8");
   headers.set("Cache-Control", options.cache === "public" ? "public, max-age=60" : "no-store");
   headers.set("Vary", "Accept-Encoding");
   if (options.status === 200 && request.method !== "POST") {

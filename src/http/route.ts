@@ -29,10 +29,19 @@ export interface RouteSpec {
   query?: TObject;
   /** Schema of `data` on success, for OpenAPI. */
   response?: TSchema;
+  /** Schema of `meta` on success, for operations that return one (lists). */
+  meta?: TSchema;
   /** `no-store` for health; data is `public, max-age=60`. */
   cache?: "public" | "no-store";
   /** Served as is (health, openapi.json): no version wrapper. */
   raw?: boolean;
+  /** A non-JSON raw route (docs page and assets): `data` is the body text, sent with this content type. */
+  contentType?: string;
+  /**
+   * Never answered from the response cache: the payload depends on the clock as well as the data
+   * (regressions), or needs no database at all (docs, which must not fail when storage does).
+   */
+  uncached?: boolean;
   handle(input: HandlerInput): Promise<Payload> | Payload;
 }
 

@@ -1,15 +1,23 @@
 import { Type } from "@sinclair/typebox";
 import {
   CompareParams,
+  ComparisonListSchema,
   compare,
+  ExportSchema,
   exportUniversity,
   getUniversity,
   IdParams,
+  LatestScoresSchema,
   ListUniversitiesParams,
   listUniversities,
+  PageMetaSchema,
+  RankingListSchema,
   RankingsParams,
   rankings,
+  StatsSchema,
   stats,
+  UniversityListSchema,
+  UniversityV1DetailSchema,
   universityScores,
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
@@ -31,6 +39,8 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1ListUniversities",
       summary: "List universities",
       query: ListUniversitiesParams,
+      response: UniversityListSchema,
+      meta: PageMetaSchema,
       handle: ({ query }) => listUniversities(db, query),
     }),
     route({
@@ -38,6 +48,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1GetUniversity",
       summary: "One university with its number of completed scans",
       params: IdParams,
+      response: UniversityV1DetailSchema,
       handle: async ({ params }) => {
         const { latest_scan: _, ...university } = await getUniversity(db, id(params));
         return { data: university };
@@ -48,6 +59,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1UniversityScores",
       summary: "Every score of the latest completed scan",
       params: IdParams,
+      response: LatestScoresSchema,
       handle: async ({ params }) => ({ data: await universityScores(db, id(params)) }),
     }),
     route({
@@ -55,6 +67,9 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1ExportUniversity",
       summary: "University, latest scores, recommendations and scan history",
       params: IdParams,
+      response: ExportSchema,
+      // exported_at is the time of the request, so the answer is never reused.
+      uncached: true,
       handle: async ({ params }) => ({ data: await exportUniversity(db, id(params), { clock: ctx.clock }) }),
     }),
     route({
@@ -62,6 +77,8 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1Rankings",
       summary: "Competition-ranked universities by their latest completed scan",
       query: RankingsParams,
+      response: RankingListSchema,
+      meta: PageMetaSchema,
       handle: ({ query }) => rankings(db, query),
     }),
     route({
@@ -69,6 +86,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1Stats",
       summary: "Platform statistics",
       query: Type.Object({}),
+      response: StatsSchema,
       handle: async () => ({ data: await stats(db) }),
     }),
     route({
@@ -76,6 +94,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       operationId: "v1Compare",
       summary: "Latest scores of 2 to 10 universities side by side",
       query: CompareParams,
+      response: ComparisonListSchema,
       handle: async ({ query }) => ({ data: await compare(db, query as CompareParams) }),
     }),
   ];

@@ -1,0 +1,87 @@
+import { existsSync, readFileSync } from "node:fs";
+import { createServer } from "node:net";
+
+/** Process helpers of the benchmark: pinning to a core, RSS sampling, readiness polling. */
+
+export const BUN = process.execPath;
+const HAS_TASKSET = existsSync("/usr/bin/taskset") || existsSync("/bin/taskset");
+
+/** Prefixes a command with `taskset -c CORE` when the machine has taskset and more than one core. */
+export function pinned(core: number | undefined, cmd: string[]): string[] {
+  return core !== undefined && HAS_TASKSET ? ["taskset", "-c", String(core), ...cmd] : cmd;
+}
+
+/** Resident set size of a process in bytes (`VmRSS`), or its lifetime peak (`VmHWM`); null once it is gone. */
+export function rssOf(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, "utf8");
+    const m = new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status);
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Samples a process's RSS every `everyMs` until stopped; returns the largest sample. */
+export function sampleRss(pid: number, everyMs = 100): { stop(): number } {
+  let peak = rssOf(pid) ?? 0;
+  const timer = setInterval(() => {
+    peak = Math.max(peak, rssOf(pid) ?? 0);
+  }, everyMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      peak = Math.max(peak, rssOf(pid) ?? 0);
+      return peak;
+    },
+  };
+}
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const address = srv.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Polls `url` until it answers 200; returns milliseconds since `since` (a performance.now() value). */
+export async function waitReady(
+  url: string,
+  since: number,
+  options: { timeoutMs?: number; alive?: () => boolean } = {},
+): Promise<number> {
+  const deadline = since + (options.timeoutMs ?? 60_000);
+  for (;;) {
+    try {
+      const res = await fetch(url);
+      await res.arrayBuffer();
+      if (res.status === 200) return performance.now() - since;
+    } catch {
+      // not listening yet
+    }
+    if (options.alive && !options.alive()) throw new Error(`process died before ${url} answered`);
+    if (performance.now() > deadline) throw new Error(`${url} did not answer 200 in time`);
+    await Bun.sleep(2);
+  }
+}
+
+/** The machine's load averages, as `uptime` shows them. */
+export function loadAverage(): { one: number; five: number; fifteen: number; uptime: string } {
+  const [one = 0, five = 0, fifteen = 0] = readFileSync("/proc/loadavg", "utf8").split(" ").map(Number);
+  let uptime = "";
+  try {
+    uptime = Bun.spawnSync(["uptime"]).stdout.toString().trim();
+  } catch {
+    uptime = "";
+  }
+  return { one, five, fifteen, uptime };
+}
+
+export const mb = (bytes: number | null | undefined) =>
+  bytes == null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10;

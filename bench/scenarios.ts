@@ -1,0 +1,147 @@
+import { Database } from "bun:sqlite";
+import { CATEGORY_NAMES } from "../lib/index.ts";
+
+/** The endpoints under load, and the request paths each one cycles through. */
+
+export type Mode = "uncached" | "cached";
+
+export interface Scenario {
+  name: string;
+  label: string;
+  /** Paths a run cycles through; in `uncached` mode each request also gets a distinct `_=N`. */
+  paths: Record<Mode, string[]>;
+  /** Modes to run (health is never cached, by contract). */
+  modes: Mode[];
+}
+
+export interface ScenarioOptions {
+  /** Page of the deep rankings run (1000 at full scale). */
+  deepPage: number;
+  /** Distinct paths per uncached list. */
+  distinct: number;
+  seed?: number;
+}
+
+/** A small deterministic PRNG (mulberry32), so every run asks the same questions. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Reads ids, scan ids and name fragments from the benchmark database and builds every scenario. */
+export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenario[] {
+  const db = new Database(dbPath, { readonly: true });
+  const rnd = prng(options.seed ?? 7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const ids = db
+    .query<{ id: number }, []>("select id from universities order by id")
+    .all()
+    .map((r) => r.id);
+  const maxScan = db.query<{ m: number }, []>("select max(id) as m from scans").get()?.m ?? 1;
+  const completedScan = db.query<{ id: number }, [number]>(
+    "select id from scans where id >= ? and status = 'completed' order by id limit 1",
+  );
+  const names = db
+    .query<{ name: string }, [number]>("select name from universities where id % ? = 0 limit 5000")
+    .all(Math.max(1, Math.floor(ids.length / 5000)))
+    .map((r) => r.name);
+  const scanId = () => completedScan.get(1 + Math.floor(rnd() * maxScan))?.id ?? 1;
+  const times = <T>(n: number, f: () => T) => Array.from({ length: n }, f);
+
+  // Search terms: 4 to 6 letters cut from the words of real names ("univ" and its like included).
+  const fragment = () => {
+    const words = pick(names)
+      .split(/\s+/)
+      .filter((w) => w.length >= 4);
+    const word = words.length > 0 ? pick(words) : "univ";
+    const len = Math.min(word.length, 4 + Math.floor(rnd() * 3));
+    const start = Math.floor(rnd() * (word.length - len + 1));
+    return encodeURIComponent(word.slice(start, start + len).toLowerCase());
+  };
+  const tenIds = () => {
+    const set = new Set<number>();
+    while (set.size < Math.min(10, ids.length)) set.add(pick(ids));
+    return [...set].join(",");
+  };
+  const n = options.distinct;
+
+  const fixed = (path: string): Record<Mode, string[]> => ({ uncached: [path], cached: [path] });
+  const varied = (make: () => string): Record<Mode, string[]> => ({
+    uncached: times(n, make),
+    cached: [make()],
+  });
+  const both: Mode[] = ["uncached", "cached"];
+  const scenarios: Scenario[] = [
+    {
+      name: "rankings",
+      label: "v1 /rankings (page 1 of 50)",
+      paths: fixed("/api/v1/rankings"),
+      modes: both,
+    },
+    {
+      name: "rankings-20",
+      label: "v1 /rankings?limit=20 (page 1)",
+      paths: fixed("/api/v1/rankings?limit=20"),
+      modes: both,
+    },
+    {
+      name: "rankings-deep",
+      label: `v1 /rankings?page=${options.deepPage}&limit=20`,
+      paths: fixed(`/api/v1/rankings?page=${options.deepPage}&limit=20`),
+      modes: both,
+    },
+    {
+      name: "search",
+      label: "v1 /universities?search=",
+      paths: varied(() => `/api/v1/universities?search=${fragment()}`),
+      modes: both,
+    },
+    {
+      name: "university",
+      label: "v1 /universities/{id}",
+      paths: varied(() => `/api/v1/universities/${pick(ids)}`),
+      modes: both,
+    },
+    {
+      name: "compare",
+      label: "v1 /compare (10 ids)",
+      paths: varied(() => `/api/v1/compare?ids=${tenIds()}`),
+      modes: both,
+    },
+    {
+      name: "leaderboard",
+      label: "v2 /leaderboard/{category}",
+      paths: {
+        uncached: CATEGORY_NAMES.map((c) => `/api/v2/leaderboard/${c}`),
+        cached: ["/api/v2/leaderboard/overall"],
+      },
+      modes: both,
+    },
+    {
+      name: "regressions",
+      label: "v2 /regressions",
+      paths: fixed("/api/v2/regressions"),
+      modes: both,
+    },
+    {
+      name: "scan-diff",
+      label: "v2 /scan-diff",
+      paths: varied(() => `/api/v2/scan-diff?a=${scanId()}&b=${scanId()}`),
+      modes: both,
+    },
+    {
+      name: "health",
+      label: "/health",
+      paths: fixed("/health"),
+      modes: ["uncached"],
+    },
+  ];
+  db.close();
+  return scenarios;
+}

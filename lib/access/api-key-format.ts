@@ -1,0 +1,76 @@
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+
+/**
+ * API key format: `urk_` + 30 random base62 characters (~178 bits) + a 6-character base62 checksum of the
+ * rest. The prefix makes a leaked key easy to grep for (and for secret scanners to spot); the checksum lets
+ * a typo or a made-up value be rejected without a database read.
+ */
+export const API_KEY_PREFIX = "urk_";
+export const SIGNING_SECRET_PREFIX = "urs_";
+const BODY_LENGTH = 30;
+const CHECKSUM_LENGTH = 6;
+export const API_KEY_LENGTH = API_KEY_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH;
+const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+const WELL_FORMED = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
+/** Matches anything shaped like a key, for redaction. */
+export const API_KEY_PATTERN = new RegExp(
+  `${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}`,
+  "g",
+);
+
+/** Uniform random base62 text (rejection sampling, no modulo bias). */
+export function randomBase62(length: number): string {
+  let out = "";
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248) out += ALPHABET[byte % 62];
+      if (out.length === length) break;
+    }
+  }
+  return out;
+}
+
+function checksum(text: string): string {
+  let n = createHash("sha256").update(text).digest().readUInt32BE(0);
+  let out = "";
+  for (let i = 0; i < CHECKSUM_LENGTH; i++) {
+    out = ALPHABET[n % 62] + out;
+    n = Math.floor(n / 62);
+  }
+  return out;
+}
+
+/** A new random API key. */
+export function generateApiKey(): string {
+  const head = API_KEY_PREFIX + randomBase62(BODY_LENGTH);
+  return head + checksum(head);
+}
+
+/** A new signing secret (`urs_` + 40 base62 characters, ~238 bits). */
+export function generateSigningSecret(): string {
+  return SIGNING_SECRET_PREFIX + randomBase62(40);
+}
+
+/** Shape and checksum only (no database): false for typos, truncations, made-up or oversized values. */
+export function isWellFormedApiKey(value: string): boolean {
+  if (value.length !== API_KEY_LENGTH || !WELL_FORMED.test(value)) return false;
+  const head = value.slice(0, API_KEY_LENGTH - CHECKSUM_LENGTH);
+  return safeEqual(checksum(head), value.slice(API_KEY_LENGTH - CHECKSUM_LENGTH));
+}
+
+/** What is stored: SHA-256 hex. Keys carry ~178 random bits, so a fast hash is enough (no dictionary to try). */
+export function hashApiKey(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+/** The part shown in lists: `urk_` and 6 characters. */
+export function apiKeyPrefix(key: string): string {
+  return key.slice(0, API_KEY_PREFIX.length + 6);
+}
+
+/** Constant-time string comparison (length is not secret). */
+export function safeEqual(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

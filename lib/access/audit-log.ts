@@ -1,0 +1,203 @@
+import type { DB } from "../schema/database.ts";
+import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
+import { API_KEY_PATTERN } from "./api-key-format.ts";
+import { type AccessDB, accessDb } from "./tables.ts";
+
+/** One audited request. */
+export interface AuditEntry {
+  /** When the request arrived. */
+  at: Date;
+  request_id: string;
+  /** The key's id (never the key); null for anonymous or unknown-key requests. */
+  key_id: number | null;
+  client_ip: string;
+  method: string;
+  /** Path and query; pass it through `redactPath` (the writer does it again anyway). */
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
+/** An audit row as read back. */
+export interface AuditRecord {
+  id: number;
+  time: string;
+  request_id: string;
+  key_id: number | null;
+  client_ip: string;
+  method: string;
+  path: string;
+  status: number;
+  duration_ms: number;
+}
+
+const MAX_PATH = 2048;
+
+/**
+ * Path with query, with the value of every `api_key` parameter (however its name is percent-encoded) replaced by
+ * `REDACTED`, and anything shaped like a key anywhere else replaced too. Truncated to 2048 characters.
+ */
+export function redactPath(pathWithQuery: string): string {
+  const q = pathWithQuery.indexOf("?");
+  let out = pathWithQuery;
+  if (q >= 0) {
+    const parts = pathWithQuery
+      .slice(q + 1)
+      .split("&")
+      .map((part) => {
+        const eq = part.indexOf("=");
+        const rawName = eq >= 0 ? part.slice(0, eq) : part;
+        let name = rawName;
+        try {
+          name = decodeURIComponent(rawName.replace(/\+/g, " "));
+        } catch {
+          // keep the raw name
+        }
+        return name.trim().toLowerCase() === "api_key" ? `${rawName}=REDACTED` : part;
+      });
+    out = `${pathWithQuery.slice(0, q)}?${parts.join("&")}`;
+  }
+  out = out.replace(API_KEY_PATTERN, "urk_REDACTED");
+  return out.length > MAX_PATH ? `${out.slice(0, MAX_PATH)}…` : out;
+}
+
+export interface AuditLogOptions {
+  clock?: Clock;
+  /** Rows older than this many days are deleted by `prune()`; 0 keeps everything. Default 90. */
+  retentionDays?: number;
+  /** Buffered entries are written at least this often (ms). Default 1000. */
+  flushIntervalMs?: number;
+  /** A flush starts as soon as this many entries wait. Default 200. */
+  batchSize?: number;
+  /** Most entries kept while the database cannot be written; the oldest are dropped beyond. Default 50000. */
+  maxBuffered?: number;
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
+
+/** The buffered audit writer: `record()` is synchronous and cheap; rows reach the database in batches. */
+export interface AuditLog {
+  record(entry: AuditEntry): void;
+  /** Writes everything buffered so far. */
+  flush(): Promise<void>;
+  /** Deletes rows older than the retention; returns how many. */
+  prune(): Promise<number>;
+  /** Flushes and stops the timer. */
+  close(): Promise<void>;
+  readonly retentionDays: number;
+}
+
+export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {}): AuditLog {
+  const adb = accessDb(db);
+  const clock = options.clock ?? systemClock;
+  const retentionDays = options.retentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
+  const batchSize = options.batchSize ?? 200;
+  const maxBuffered = options.maxBuffered ?? 50_000;
+  const interval = options.flushIntervalMs ?? 1000;
+  let buffer: AuditEntry[] = [];
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let writing: Promise<void> = Promise.resolve();
+  let closed = false;
+
+  const write = async (): Promise<void> => {
+    while (buffer.length > 0) {
+      const batch = buffer.slice(0, batchSize);
+      try {
+        await adb
+          .insertInto("audit_log")
+          .values(
+            batch.map((e) => ({
+              at: e.at.getTime(),
+              request_id: e.request_id.slice(0, 128),
+              key_id: e.key_id,
+              client_ip: e.client_ip,
+              method: e.method.slice(0, 16),
+              path: redactPath(e.path),
+              status: e.status,
+              duration_ms: Math.round(e.duration_ms * 1000) / 1000,
+            })),
+          )
+          .execute();
+        buffer = buffer.slice(batch.length);
+      } catch (e) {
+        options.onError?.(e);
+        return; // kept; the next flush retries
+      }
+    }
+  };
+  const flush = (): Promise<void> => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+    writing = writing.then(write);
+    return writing;
+  };
+  const schedule = () => {
+    if (timer || closed) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      void flush();
+    }, interval);
+    (timer as { unref?: () => void }).unref?.();
+  };
+
+  return {
+    retentionDays,
+    record(entry) {
+      buffer.push(entry);
+      if (buffer.length > maxBuffered) buffer.splice(0, buffer.length - maxBuffered);
+      if (buffer.length >= batchSize) void flush();
+      else schedule();
+    },
+    flush,
+    async prune() {
+      return pruneAudit(adb, { now: clock(), retentionDays });
+    },
+    async close() {
+      closed = true;
+      await flush();
+    },
+  };
+}
+
+/** Deletes audit rows older than `retentionDays` (0 keeps everything). */
+export async function pruneAudit(
+  db: DB | AccessDB,
+  options: { now: Date; retentionDays: number },
+): Promise<number> {
+  if (!(options.retentionDays > 0)) return 0;
+  const cutoff = options.now.getTime() - options.retentionDays * 86_400_000;
+  const result = await accessDb(db).deleteFrom("audit_log").where("at", "<", cutoff).executeTakeFirst();
+  return Number(result.numDeletedRows ?? 0);
+}
+
+export interface ReadAuditOptions {
+  /** Only rows at or after this time. */
+  since?: Date;
+  /** Only rows with an id above this (paging). */
+  afterId?: number;
+  /** Default 1000. */
+  limit?: number;
+}
+
+/** Audit rows, oldest first. Page with `afterId` = the last id returned. */
+export async function readAudit(db: DB | AccessDB, options: ReadAuditOptions = {}): Promise<AuditRecord[]> {
+  let q = accessDb(db).selectFrom("audit_log").selectAll();
+  if (options.since) q = q.where("at", ">=", options.since.getTime());
+  if (options.afterId !== undefined) q = q.where("id", ">", options.afterId);
+  const rows = await q
+    .orderBy("id")
+    .limit(options.limit ?? 1000)
+    .execute();
+  return rows.map((r) => ({
+    id: Number(r.id),
+    time: isoTimestamp(new Date(Number(r.at))),
+    request_id: r.request_id,
+    key_id: r.key_id === null ? null : Number(r.key_id),
+    client_ip: r.client_ip,
+    method: r.method,
+    path: r.path,
+    status: Number(r.status),
+    duration_ms: Number(r.duration_ms),
+  }));
+}

@@ -1,0 +1,84 @@
+import { sql } from "kysely";
+import type { DB } from "../schema/database.ts";
+import { type AccessDB, accessDb } from "./tables.ts";
+
+/** The rolling window of every limit, in seconds. */
+export const RATE_WINDOW_SECONDS = 3600;
+
+export interface RateLimitDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests still admitted in the current window after this one. */
+  remaining: number;
+  /** When the oldest counted request leaves the window (ms since the epoch): the next slot frees then. */
+  resetAt: number;
+  /** Whole seconds until `resetAt` (at least 1 when denied). */
+  retryAfter: number;
+}
+
+export interface ConsumeInput {
+  /** The counted identity: `ip:<address or /64>` or `key:<id>`. */
+  client: string;
+  /** Requests per window; must be ≥ 1 (callers skip limiting for 0). */
+  limit: number;
+  now: Date;
+  windowSeconds?: number;
+}
+
+/**
+ * Admits or refuses one request of `client`, exactly: a sliding log of admitted requests, so no more than
+ * `limit` are admitted in ANY window of `windowSeconds` (a request counts while `now - at < window`, and
+ * ages out at exactly `at + window`). Refused requests are not counted.
+ *
+ * Atomic on every database: the transaction first upserts the client's row, which on PostgreSQL takes that
+ * row's lock until commit (concurrent decisions for one client queue there, across servers), and on SQLite
+ * the transaction is `begin immediate` (one writer at a time, across processes). Everything after the lock
+ * reads committed state, so two servers sharing one database never hand out the same slot.
+ */
+export async function consumeRateLimit(db: DB | AccessDB, input: ConsumeInput): Promise<RateLimitDecision> {
+  const windowMs = (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000;
+  const now = input.now.getTime();
+  const { client, limit } = input;
+  return accessDb(db)
+    .transaction()
+    .execute(async (trx) => {
+      await trx
+        .insertInto("rate_limit_clients")
+        .values({ client, touched_at: now })
+        .onConflict((oc) => oc.column("client").doUpdateSet({ touched_at: now }))
+        .execute();
+      await trx
+        .deleteFrom("rate_limit_hits")
+        .where("client", "=", client)
+        .where("at", "<=", now - windowMs)
+        .execute();
+      const row = await trx
+        .selectFrom("rate_limit_hits")
+        .select([sql<number | string>`count(*)`.as("n"), sql<number | string | null>`min(at)`.as("oldest")])
+        .where("client", "=", client)
+        .executeTakeFirst();
+      const used = Number(row?.n ?? 0);
+      let oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+      const allowed = used < limit;
+      if (allowed) {
+        await trx.insertInto("rate_limit_hits").values({ client, at: now }).execute();
+        oldest ??= now;
+      }
+      const resetAt = (oldest ?? now) + windowMs;
+      return {
+        allowed,
+        limit,
+        remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+        resetAt,
+        retryAfter: Math.max(allowed ? 0 : 1, Math.ceil((resetAt - now) / 1000)),
+      };
+    });
+}
+
+/** Removes rows of the rate limiter that no window can count any more. */
+export async function pruneRateLimits(db: DB | AccessDB, now: Date, windowSeconds = RATE_WINDOW_SECONDS) {
+  const cutoff = now.getTime() - windowSeconds * 1000;
+  const adb = accessDb(db);
+  await adb.deleteFrom("rate_limit_hits").where("at", "<=", cutoff).execute();
+  await adb.deleteFrom("rate_limit_clients").where("touched_at", "<=", cutoff).execute();
+}

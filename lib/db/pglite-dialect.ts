@@ -1,0 +1,97 @@
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type DatabaseIntrospector,
+  type Dialect,
+  type DialectAdapter,
+  type Driver,
+  type Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type QueryCompiler,
+  type QueryResult,
+  type TransactionSettings,
+} from "kysely";
+
+/** The part of a PGlite instance (`@electric-sql/pglite`) the dialect uses; no import of PGlite itself. */
+export interface PGliteLike {
+  query<T>(sql: string, params?: unknown[]): Promise<{ rows: T[]; affectedRows?: number }>;
+  close(): Promise<void>;
+}
+
+/**
+ * Kysely dialect for PGlite (PostgreSQL in-process). PGlite is a single session, so the one connection is
+ * handed out exclusively (a mutex): a transaction never sees another caller's statements.
+ * Usage: `new Kysely<Database>({ dialect: new PGliteDialect(await PGlite.create()) })`.
+ */
+export class PGliteDialect implements Dialect {
+  constructor(private readonly client: PGliteLike) {}
+  createDriver(): Driver {
+    return new PGliteDriver(this.client);
+  }
+  createQueryCompiler(): QueryCompiler {
+    return new PostgresQueryCompiler();
+  }
+  createAdapter(): DialectAdapter {
+    return new PostgresAdapter();
+  }
+  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
+    return new PostgresIntrospector(db);
+  }
+}
+
+class PGliteDriver implements Driver {
+  readonly #connection: PGliteConnection;
+  #lock: Promise<void> = Promise.resolve();
+
+  constructor(private readonly client: PGliteLike) {
+    this.#connection = new PGliteConnection(client);
+  }
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    let release!: () => void;
+    const previous = this.#lock;
+    this.#lock = new Promise((resolve) => {
+      release = resolve;
+    });
+    await previous;
+    this.#connection.release = release;
+    return this.#connection;
+  }
+  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+    const modes = [
+      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : "",
+      settings.accessMode ?? "",
+    ].filter(Boolean);
+    await c.executeQuery(CompiledQuery.raw(`start transaction ${modes.join(", ")}`.trim()));
+  }
+  async commitTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw("commit"));
+  }
+  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    await c.executeQuery(CompiledQuery.raw("rollback"));
+  }
+  async releaseConnection(c: DatabaseConnection): Promise<void> {
+    (c as PGliteConnection).release?.();
+  }
+  async destroy(): Promise<void> {
+    await this.client.close();
+  }
+}
+
+class PGliteConnection implements DatabaseConnection {
+  release?: () => void;
+  constructor(private readonly client: PGliteLike) {}
+
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const result = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+    return result.affectedRows === undefined
+      ? { rows: result.rows }
+      : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };
+  }
+
+  async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
+    yield await this.executeQuery<R>(compiled);
+  }
+}

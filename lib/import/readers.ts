@@ -1,0 +1,109 @@
+import { Readable } from "node:stream";
+import { parse } from "csv-parse";
+import type { ImportSource } from "./sources.ts";
+import { normalisedText, numberedLines } from "./text-lines.ts";
+
+/** One record as read, before validation: an object (NDJSON, embedder records) or the CSV cells by column. */
+export type RawRecord =
+  | { line: number; value: unknown; csv: boolean; error?: undefined }
+  /** A line that cannot be read as a record. `fatal`: the rest of the source cannot be read either. */
+  | { line: number; error: string; fatal?: boolean };
+
+/** Counts the bytes that go through, for progress. */
+export class ByteCounter {
+  bytes = 0;
+  async *count(
+    chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
+  ): AsyncGenerator<Uint8Array | string> {
+    for await (const c of chunks) {
+      this.bytes += typeof c === "string" ? c.length : c.byteLength;
+      yield c;
+    }
+  }
+}
+
+async function* ndjson(content: AsyncIterable<Uint8Array | string>): AsyncGenerator<RawRecord> {
+  try {
+    for await (const { line, text } of numberedLines(content)) {
+      if (text.trim() === "") continue;
+      try {
+        yield { line, value: JSON.parse(text), csv: false };
+      } catch (e) {
+        yield { line, error: `not valid JSON (${(e as Error).message})` };
+      }
+    }
+  } catch (e) {
+    yield { line: 0, error: (e as Error).message, fatal: true };
+  }
+}
+
+/** Columns of the header: names trimmed; an empty or repeated name is an error. */
+function header(cells: string[]): { columns: string[]; error?: string } {
+  const columns = cells.map((c) => c.trim());
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (c === "") return { columns, error: "the header has an empty column name" };
+    if (seen.has(c)) return { columns, error: `column "${c}" appears twice in the header` };
+    seen.add(c);
+  }
+  return { columns };
+}
+
+async function* csv(content: AsyncIterable<Uint8Array | string>): AsyncGenerator<RawRecord> {
+  const parser = Readable.from(normalisedText(content)).pipe(
+    parse({ info: true, raw: true, relax_column_count: true, skip_empty_lines: true }),
+  );
+  let columns: string[] | null = null;
+  try {
+    for await (const item of parser as AsyncIterable<{
+      record: string[];
+      raw: string;
+      info: { lines: number };
+    }>) {
+      const inner = item.raw.replace(/^\n+/, "").replace(/\n$/, "");
+      let breaks = 0;
+      for (let i = inner.indexOf("\n"); i !== -1; i = inner.indexOf("\n", i + 1)) breaks++;
+      const line = item.info.lines - breaks;
+      if (columns === null) {
+        const h = header(item.record);
+        if (h.error) {
+          yield { line, error: h.error, fatal: true };
+          return;
+        }
+        columns = h.columns;
+        yield { line, value: columns, csv: true };
+        continue;
+      }
+      if (item.record.length !== columns.length) {
+        yield { line, error: `${item.record.length} fields where the header has ${columns.length}` };
+        continue;
+      }
+      const value: Record<string, string> = {};
+      for (let i = 0; i < columns.length; i++) {
+        const cell = item.record[i] ?? "";
+        if (cell !== "") value[columns[i] as string] = cell;
+      }
+      yield { line, value, csv: true };
+    }
+  } catch (e) {
+    const err = e as Error & { lines?: number };
+    yield { line: err.lines ?? 0, error: `CSV: ${err.message}`, fatal: true };
+  } finally {
+    parser.destroy();
+  }
+}
+
+async function* objects(records: AsyncIterable<unknown> | Iterable<unknown>): AsyncGenerator<RawRecord> {
+  let line = 0;
+  for await (const value of records) yield { line: ++line, value, csv: false };
+}
+
+/**
+ * The raw records of a source, in order. For CSV the first item is the header (`value`: the column names);
+ * callers validate it before the rows.
+ */
+export function readSource(source: ImportSource, counter: ByteCounter): AsyncGenerator<RawRecord> {
+  if ("records" in source) return objects(source.records);
+  const content = counter.count(source.content);
+  return source.format === "csv" ? csv(content) : ndjson(content);
+}

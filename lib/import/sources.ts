@@ -1,0 +1,40 @@
+import { createReadStream } from "node:fs";
+import { basename } from "node:path";
+import { createGunzip } from "node:zlib";
+
+export type ImportFormat = "ndjson" | "csv";
+
+/** Something to import: a named stream of NDJSON or CSV, or records an embedder already holds. */
+export type ImportSource =
+  | {
+      /** Shown in reports: `name:line: what is wrong`. */
+      name: string;
+      format: ImportFormat;
+      /** The bytes (UTF-8) or text, streamed; never read whole. */
+      content: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+    }
+  | {
+      name: string;
+      /** Record objects (as NDJSON lines would parse); line numbers count from 1. */
+      records: AsyncIterable<unknown> | Iterable<unknown>;
+    };
+
+/** The format a file name implies: `.csv` (also `.csv.gz`) is CSV, anything else NDJSON. */
+export function formatOfName(name: string): ImportFormat {
+  return /\.csv(\.gz)?$/i.test(name) ? "csv" : "ndjson";
+}
+
+/** A file as an import source, streamed (gunzipped when it ends in `.gz`). */
+export function fileSource(
+  path: string,
+  options: { format?: ImportFormat; name?: string } = {},
+): ImportSource {
+  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
+  return {
+    name: options.name ?? path,
+    format: options.format ?? formatOfName(path),
+    content: /\.gz$/i.test(path) ? stream.pipe(createGunzip()) : stream,
+  };
+}
+
+export const sourceLabel = (path: string): string => basename(path);

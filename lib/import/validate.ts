@@ -1,0 +1,197 @@
+import type { ScanStatus } from "../schema/database.ts";
+import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
+import { deriveScores } from "../scores/derive.ts";
+import { isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
+import type { ScanRecord, UniversityRecord } from "../write/records.ts";
+import { isCountryCode } from "./country-codes.ts";
+
+/** Fields of each record type; a CSV header may hold any of them (a file may mix both types). */
+export const UNIVERSITY_FIELDS: ReadonlySet<string> = new Set([
+  "type",
+  "domain",
+  "name",
+  "country",
+  "created_at",
+]);
+export const SCAN_FIELDS: ReadonlySet<string> = new Set([
+  "type",
+  "source_id",
+  "domain",
+  "status",
+  "started_at",
+  "completed_at",
+  ...SCORE_NAMES,
+]);
+export const ALL_FIELDS: ReadonlySet<string> = new Set([...UNIVERSITY_FIELDS, ...SCAN_FIELDS]);
+
+const STATUSES: readonly ScanStatus[] = ["pending", "running", "completed", "failed"];
+const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
+const DOMAIN =
+  /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
+const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
+const DATE_HINT = "ISO 8601 with an offset, or YYYY-MM-DD HH:MM:SS in UTC";
+
+/** A record as stored: trimmed, domain lower-cased, country upper-cased, timestamps in the contract's forms. */
+export type ValidRecord =
+  | UniversityRecord
+  | (ScanRecord & { started_at: string | null; completed_at: string | null });
+
+export type Validation = { ok: true; record: ValidRecord } | { ok: false; errors: string[]; domain?: string };
+
+const show = (v: unknown) => (typeof v === "string" ? JSON.stringify(v) : String(v));
+
+/** Lower-cased ASCII (punycode) form of a domain, or null when it is not a valid domain name. */
+export function normaliseDomain(text: string): string | null {
+  let d = text.trim().toLowerCase().replace(/\.$/, "");
+  if (/[^ -~]/.test(d)) {
+    try {
+      d = new URL(`http://${d}`).hostname;
+    } catch {
+      return null;
+    }
+  }
+  return DOMAIN.test(d) ? d : null;
+}
+
+/**
+ * Checks one record and returns it normalised, or every problem it has. `csv`: values are text cells (numbers
+ * are parsed from them); otherwise JSON types are required.
+ */
+export function validateRecord(value: unknown, csv: boolean): Validation {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { ok: false, errors: ["a record must be a JSON object"] };
+  }
+  const v = value as Record<string, unknown>;
+  const errors: string[] = [];
+  const type = v.type;
+  if (type === undefined || type === null || type === "") {
+    return { ok: false, errors: ["missing required field type (university or scan)"] };
+  }
+  if (type !== "university" && type !== "scan") {
+    return { ok: false, errors: [`type ${show(type)} is not university or scan`] };
+  }
+  const allowed = type === "university" ? UNIVERSITY_FIELDS : SCAN_FIELDS;
+  for (const key of Object.keys(v)) {
+    if (!ALL_FIELDS.has(key)) errors.push(`unknown field ${JSON.stringify(key)}`);
+    else if (!allowed.has(key) && v[key] !== null && v[key] !== undefined) {
+      errors.push(`field ${key} does not apply to a ${type}`);
+    }
+  }
+
+  const text = (key: string, required: boolean, max: number): string | undefined => {
+    const raw = v[key];
+    if (raw === undefined || raw === null || (typeof raw === "string" && raw.trim() === "")) {
+      if (required) errors.push(`missing required field ${key}`);
+      return undefined;
+    }
+    if (typeof raw !== "string") {
+      if (key === "source_id" && typeof raw === "number" && Number.isInteger(raw)) return String(raw);
+      errors.push(`${key} ${show(raw)} is not a string`);
+      return undefined;
+    }
+    if (raw.length > max) {
+      errors.push(`${key} is longer than ${max} characters`);
+      return undefined;
+    }
+    return raw;
+  };
+  const domainOf = (): string | undefined => {
+    const raw = text("domain", true, 253);
+    if (raw === undefined) return undefined;
+    const d = normaliseDomain(raw);
+    if (d === null) errors.push(`domain ${show(raw)} is not a valid domain name`);
+    return d ?? undefined;
+  };
+  const timestamp = (key: string, form: (d: Date) => string): string | null | undefined => {
+    const raw = text(key, false, 64);
+    if (raw === undefined) return v[key] === undefined || v[key] === null || v[key] === "" ? null : undefined;
+    const date = parseTimestamp(raw);
+    if (!date) {
+      errors.push(`${key} ${show(raw)} is not a valid date (${DATE_HINT})`);
+      return undefined;
+    }
+    return form(date);
+  };
+
+  if (type === "university") {
+    const domain = domainOf();
+    const name = text("name", true, 500)?.trim();
+    const countryText = text("country", true, 16);
+    let country: string | undefined;
+    if (countryText !== undefined) {
+      country = countryText.trim().toUpperCase();
+      if (!/^[A-Z]{2}$/.test(country) || !isCountryCode(country)) {
+        errors.push(`country ${show(countryText)} is not an ISO 3166-1 alpha-2 code`);
+      }
+    }
+    const createdAt = timestamp("created_at", sqlTimestamp);
+    if (errors.length > 0 || !domain || !name || !country) return { ok: false, errors, domain };
+    const record: UniversityRecord = { type: "university", domain, name, country };
+    if (createdAt) record.created_at = createdAt;
+    return { ok: true, record };
+  }
+
+  const sourceId = text("source_id", true, 200)?.trim();
+  const domain = domainOf();
+  const statusText = text("status", true, 32);
+  const status = statusText?.trim().toLowerCase() as ScanStatus | undefined;
+  if (statusText !== undefined && !STATUSES.includes(status as ScanStatus)) {
+    errors.push(`status ${show(statusText)} is not one of ${STATUSES.join(", ")}`);
+  }
+  const startedAt = timestamp("started_at", isoTimestamp);
+  const completedAt = timestamp("completed_at", isoTimestamp);
+
+  const scores: Record<string, number | null> = {};
+  let anyScore = false;
+  for (const key of Object.keys(v)) {
+    if (!SCORE_SET.has(key)) continue;
+    const raw = v[key];
+    if (raw === null || raw === undefined) continue;
+    let n: number;
+    if (csv && typeof raw === "string") {
+      if (!NUMBER.test(raw.trim())) {
+        errors.push(`${key} ${show(raw)} is not a number`);
+        continue;
+      }
+      n = Number(raw.trim());
+    } else if (typeof raw === "number") n = raw;
+    else {
+      errors.push(`${key} ${show(raw)} is not a number`);
+      continue;
+    }
+    if (!Number.isFinite(n) || n < 0 || n > 100) {
+      errors.push(`${key} ${raw} is outside 0..100`);
+      continue;
+    }
+    scores[key] = n;
+    anyScore = true;
+  }
+
+  if (status === "completed") {
+    if (completedAt === null) errors.push("missing required field completed_at (the scan is completed)");
+  } else if (status && STATUSES.includes(status)) {
+    if (anyScore) errors.push(`a ${status} scan carries no scores (only completed scans do)`);
+    if (completedAt && status !== "failed") errors.push(`a ${status} scan has no completed_at`);
+  }
+  if (startedAt && completedAt && startedAt > completedAt) {
+    errors.push(`started_at ${startedAt} is after completed_at ${completedAt}`);
+  }
+  let full: Record<string, number | null | undefined> = scores;
+  if (status === "completed" && errors.length === 0) {
+    full = deriveScores(scores);
+    if (typeof full.overall_score !== "number") {
+      errors.push("a completed scan needs overall_score, or sub-scores to derive it from");
+    }
+  }
+  if (errors.length > 0 || !sourceId || !domain || !status) return { ok: false, errors };
+  const record = {
+    type: "scan",
+    source_id: sourceId,
+    domain,
+    status,
+    started_at: startedAt ?? null,
+    completed_at: completedAt ?? null,
+  } as ScanRecord & { started_at: string | null; completed_at: string | null };
+  for (const name of SCORE_NAMES) (record as Record<ScoreName, number | null>)[name] = full[name] ?? null;
+  return { ok: true, record };
+}

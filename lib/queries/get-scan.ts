@@ -1,0 +1,55 @@
+import { notFound } from "../errors.ts";
+import type { DB, ScanStatus } from "../schema/database.ts";
+import { SCORE_NAMES } from "../scores/catalogue.ts";
+import { pickScores, type Scores } from "./shapes.ts";
+
+export interface UniversityRef {
+  id: number;
+  domain: string;
+  name: string;
+  country: string;
+}
+
+export interface ScanDetail {
+  id: number;
+  university: UniversityRef;
+  status: ScanStatus;
+  started_at: string | null;
+  completed_at: string | null;
+  /** Every score, in catalogue order; null unless the scan is completed. */
+  scores: Scores | null;
+}
+
+/** One scan of any status with its university; 404 for an unknown id. */
+export async function getScan(db: DB, id: number): Promise<ScanDetail> {
+  const row = await db
+    .selectFrom("scans as s")
+    .innerJoin("universities as u", "u.id", "s.university_id")
+    .select([
+      "s.id",
+      "s.status",
+      "s.started_at",
+      "s.completed_at",
+      "u.id as university_id",
+      "u.domain",
+      "u.name",
+      "u.country",
+      ...SCORE_NAMES.map((n) => `s.${n}` as const),
+    ])
+    .where("s.id", "=", id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`Scan ${id} does not exist`);
+  return {
+    id: Number(row.id),
+    university: {
+      id: Number(row.university_id),
+      domain: row.domain,
+      name: row.name,
+      country: row.country,
+    },
+    status: row.status,
+    started_at: row.started_at ?? null,
+    completed_at: row.completed_at ?? null,
+    scores: row.status === "completed" ? pickScores(row as Record<string, unknown>) : null,
+  };
+}

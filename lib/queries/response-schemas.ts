@@ -1,0 +1,225 @@
+import { type TSchema, Type } from "@sinclair/typebox";
+import { StringEnum } from "../params/types.ts";
+import { CATEGORY_NAMES, SCORE_BY_NAME, SCORE_NAMES, SUB_SCORE_NAMES } from "../scores/catalogue.ts";
+
+/**
+ * TypeBox schemas of what the query functions return (the `data` of each operation). The HTTP layer turns
+ * them into OpenAPI responses; tests check real answers against them, so documentation and code cannot drift.
+ */
+
+const Int = (description?: string) => Type.Integer(description ? { description } : {});
+const Timestamp = (description = "ISO 8601 with offset, e.g. 2026-03-01T12:00:00+00:00") =>
+  Type.String({ description, examples: ["2026-03-01T12:00:00+00:00"] });
+const NullableTimestamp = (description?: string) => Type.Union([Timestamp(description), Type.Null()]);
+const DateOnly = (description = "Date, YYYY-MM-DD") => Type.String({ description, examples: ["2026-03-01"] });
+const ScoreValue = (description = "0..100, one decimal") =>
+  Type.Number({ minimum: 0, maximum: 100, description });
+const NullableScore = (description = "0..100, one decimal; null when not measured") =>
+  Type.Union([ScoreValue(description), Type.Null()]);
+
+export const ScoreNameSchema = StringEnum(SCORE_NAMES, {
+  description: "Score name (see the score catalogue)",
+});
+export const CategorySchema = StringEnum(CATEGORY_NAMES, { description: "Leaderboard category" });
+
+/** Every score of one scan, by name, in catalogue order. */
+export const ScoresSchema = Type.Object(
+  Object.fromEntries(
+    SCORE_NAMES.map((name) => [name, NullableScore(SCORE_BY_NAME.get(name)?.measures)]),
+  ) as Record<string, TSchema>,
+  { description: "Every score of a scan; null when not measured" },
+);
+
+export const UniversitySchema = Type.Object({
+  id: Int(),
+  domain: Type.String(),
+  name: Type.String(),
+  country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
+  created_at: Type.String({ description: "UTC, YYYY-MM-DD HH:MM:SS", examples: ["2026-03-01 12:00:00"] }),
+});
+
+export const UniversityRefSchema = Type.Object({
+  id: Int(),
+  domain: Type.String(),
+  name: Type.String(),
+  country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
+});
+
+export const PageMetaSchema = Type.Object({
+  page: Int("Page number, from 1"),
+  limit: Int("Entries per page"),
+  total: Int("Entries over all pages"),
+});
+
+export const UniversityListSchema = Type.Array(UniversitySchema);
+
+export const UniversityV1DetailSchema = Type.Object({
+  ...UniversitySchema.properties,
+  scan_count: Int("Completed scans of this university"),
+});
+
+export const UniversityDetailSchema = Type.Object({
+  ...UniversityV1DetailSchema.properties,
+  latest_scan: Type.Union([
+    Type.Object({ id: Int("Scan id"), completed_at: Timestamp(), overall_score: NullableScore() }),
+    Type.Null(),
+  ]),
+});
+
+export const LatestScoresSchema = Type.Object({
+  scan_id: Int(),
+  completed_at: Timestamp(),
+  ...ScoresSchema.properties,
+});
+
+export const RankingEntrySchema = Type.Object({
+  rank: Int("Standard competition rank (1, 2, 2, 4)"),
+  id: Int("University id"),
+  domain: Type.String(),
+  name: Type.String(),
+  country: Type.String(),
+  overall_score: NullableScore(),
+  webometrics_score: NullableScore(),
+  technical_score: NullableScore(),
+  research_score: NullableScore(),
+  presence_score: NullableScore(),
+});
+export const RankingListSchema = Type.Array(RankingEntrySchema);
+
+export const StatsSchema = Type.Object(
+  {
+    total_universities: Int(),
+    total_scans: Int("Completed scans"),
+    average_score: Type.Union([Type.Number(), Type.Null()], {
+      description: "Mean overall score of each university's latest completed scan",
+    }),
+    scanned_universities: Int("Universities with a completed scan"),
+    countries: Int("Distinct countries"),
+    last_scan_at: NullableTimestamp("Latest completion time of any scan"),
+  },
+  { additionalProperties: true },
+);
+
+export const ComparisonListSchema = Type.Array(
+  Type.Object({
+    university: Type.Object({ id: Int(), domain: Type.String(), name: Type.String() }),
+    scan_date: Type.Union([DateOnly(), Type.Null()]),
+    scores: Type.Union([ScoresSchema, Type.Null()]),
+  }),
+);
+
+export const ExportSchema = Type.Object({
+  exported_at: Timestamp(),
+  university: UniversitySchema,
+  latest_scores: LatestScoresSchema,
+  recommendations: Type.Array(
+    Type.Object({
+      category: StringEnum(SUB_SCORE_NAMES),
+      score: ScoreValue(),
+      priority: StringEnum(["high", "medium", "low"] as const),
+      message: Type.String(),
+    }),
+  ),
+  scan_history: Type.Array(
+    Type.Object({ scan_id: Int(), completed_at: Timestamp(), overall_score: NullableScore() }),
+  ),
+});
+
+export const HealthSchema = Type.Object(
+  {
+    status: StringEnum(["healthy", "degraded", "unhealthy"] as const),
+    version: Type.String({ description: "Service version" }),
+    timestamp: Timestamp(),
+    checks: Type.Object(
+      {
+        database: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        disk: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        logs: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        cache: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+      },
+      { additionalProperties: true },
+    ),
+  },
+  { additionalProperties: true },
+);
+
+export const ScanStatusSchema = StringEnum(["pending", "running", "completed", "failed"] as const);
+
+export const ScanDetailSchema = Type.Object({
+  id: Int("Scan id"),
+  university: UniversityRefSchema,
+  status: ScanStatusSchema,
+  started_at: NullableTimestamp(),
+  completed_at: NullableTimestamp(),
+  scores: Type.Union([ScoresSchema, Type.Null()], { description: "null unless the scan is completed" }),
+});
+
+export const ScanSummarySchema = Type.Object({
+  id: Int("Scan id"),
+  university: UniversityRefSchema,
+  completed_at: Timestamp(),
+});
+
+export const ScanDiffSchema = Type.Object({
+  a: ScanSummarySchema,
+  b: ScanSummarySchema,
+  changes: Type.Array(
+    Type.Object({
+      score: ScoreNameSchema,
+      a: NullableScore(),
+      b: NullableScore(),
+      delta: Type.Union([Type.Number(), Type.Null()], {
+        description: "b - a to one decimal; null when one side is not measured",
+      }),
+    }),
+    {
+      description:
+        "Every score measured on at least one side; by |delta| descending, then catalogue order; null deltas last",
+    },
+  ),
+  summary: Type.Object({
+    improved: Int("Changes with delta > 0"),
+    declined: Int("Changes with delta < 0"),
+    unchanged: Int("Changes with delta = 0"),
+    not_comparable: Int("Changes measured on one side only (delta null)"),
+  }),
+});
+
+export const LeaderboardSchema = Type.Array(
+  Type.Object({
+    rank: Int("Standard competition rank (1, 2, 2, 4)"),
+    university: UniversityRefSchema,
+    score: ScoreValue(),
+    scan_id: Int(),
+    scan_date: DateOnly("Completion date of the scan"),
+  }),
+);
+
+export const LeaderboardMetaSchema = Type.Object({
+  category: CategorySchema,
+  score: ScoreNameSchema,
+  limit: Int(),
+  total: Int("Universities ranked in this category"),
+});
+
+const ScanPoint = Type.Object({ scan_id: Int(), completed_at: Timestamp(), score: ScoreValue() });
+
+export const RegressionListSchema = Type.Array(
+  Type.Object({
+    university: UniversityRefSchema,
+    category: CategorySchema,
+    previous: ScanPoint,
+    current: ScanPoint,
+    drop: Type.Number({ minimum: 0, description: "previous - current, one decimal" }),
+  }),
+);
+
+export const RegressionsMetaSchema = Type.Object({
+  category: CategorySchema,
+  score: ScoreNameSchema,
+  days: Int(),
+  min_drop: Type.Number(),
+  limit: Int(),
+  since: Timestamp("Start of the window: now - days"),
+  total: Int("Regressions found (before limit)"),
+});

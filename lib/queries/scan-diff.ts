@@ -1,0 +1,109 @@
+import { type ErrorDetail, UnirankError } from "../errors.ts";
+import type { ScanDiffParams } from "../params/operations.ts";
+import type { DB } from "../schema/database.ts";
+import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
+import { round1 } from "../scores/derive.ts";
+import { getScan, type ScanDetail, type UniversityRef } from "./get-scan.ts";
+
+export interface ScanSummary {
+  id: number;
+  university: UniversityRef;
+  completed_at: string;
+}
+
+export interface ScoreChange {
+  score: ScoreName;
+  a: number | null;
+  b: number | null;
+  /** `b - a` to one decimal; null when one side is not measured. */
+  delta: number | null;
+}
+
+export interface ScanDiff {
+  a: ScanSummary;
+  b: ScanSummary;
+  changes: ScoreChange[];
+  summary: { improved: number; declined: number; unchanged: number; not_comparable: number };
+}
+
+async function scanOrNull(db: DB, id: number): Promise<ScanDetail | null> {
+  try {
+    return await getScan(db, id);
+  } catch (e) {
+    if (e instanceof UnirankError && e.code === "NOT_FOUND") return null;
+    throw e;
+  }
+}
+
+/** Who is named in an error: `a`, `b`, or both when a = b. */
+function sides(a: number, b: number, bad: (side: "a" | "b") => boolean): ("a" | "b")[] {
+  if (a === b) return bad("a") ? ["a", "b"] : [];
+  return (["a", "b"] as const).filter(bad);
+}
+
+/**
+ * Differences between two completed scans (of one university or of two): every score measured on at least
+ * one side, `delta = b - a` to one decimal, sorted by |delta| descending then catalogue order; a score measured
+ * on one side only has `delta: null`, comes last and counts as `not_comparable`. 404 names every unknown or
+ * uncompleted side.
+ */
+export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff> {
+  const { a, b } = params;
+  const [sa, sb] = await Promise.all([scanOrNull(db, a), a === b ? null : scanOrNull(db, b)]);
+  const scan = { a: sa, b: a === b ? sa : sb };
+  const id = { a, b };
+
+  const missing = sides(a, b, (s) => scan[s] === null);
+  if (missing.length > 0) {
+    const details: ErrorDetail[] = missing.map((s) => ({
+      param: s,
+      message: `Scan ${id[s]} does not exist`,
+    }));
+    const named = a === b ? `Scan ${a} (a and b)` : missing.map((s) => `scan ${id[s]} (${s})`).join(" and ");
+    const verb = missing.length > 1 && a !== b ? "do" : "does";
+    throw new UnirankError(
+      "NOT_FOUND",
+      `${named.charAt(0).toUpperCase()}${named.slice(1)} ${verb} not exist`,
+      details,
+    );
+  }
+  const open = sides(a, b, (s) => scan[s]?.status !== "completed");
+  if (open.length > 0) {
+    const details: ErrorDetail[] = open.map((s) => ({
+      param: s,
+      message: `Scan ${id[s]} is ${scan[s]?.status}, not completed`,
+    }));
+    throw new UnirankError(
+      "NOT_FOUND",
+      `${details.map((d) => d.message).join("; ")}; only completed scans can be compared`,
+      details,
+    );
+  }
+  const left = scan.a!;
+  const right = scan.b!;
+
+  const changes: ScoreChange[] = [];
+  for (const score of SCORE_NAMES) {
+    const va = left.scores?.[score] ?? null;
+    const vb = right.scores?.[score] ?? null;
+    if (va === null && vb === null) continue;
+    const delta = va === null || vb === null ? null : round1(vb - va) + 0; // + 0 turns -0 into 0
+    changes.push({ score, a: va, b: vb, delta });
+  }
+  const order = new Map(SCORE_NAMES.map((n, i) => [n, i]));
+  const weight = (c: ScoreChange) => (c.delta === null ? -1 : Math.abs(c.delta));
+  changes.sort((x, y) => weight(y) - weight(x) || (order.get(x.score) ?? 0) - (order.get(y.score) ?? 0));
+  const summary = { improved: 0, declined: 0, unchanged: 0, not_comparable: 0 };
+  for (const c of changes) {
+    if (c.delta === null) summary.not_comparable++;
+    else if (c.delta > 0) summary.improved++;
+    else if (c.delta < 0) summary.declined++;
+    else summary.unchanged++;
+  }
+  const brief = (s: ScanDetail): ScanSummary => ({
+    id: s.id,
+    university: s.university,
+    completed_at: s.completed_at ?? "",
+  });
+  return { a: brief(left), b: brief(right), changes, summary };
+}

@@ -1,0 +1,256 @@
+import {
+  type AuditLog,
+  type AuthenticatedKey,
+  authenticate,
+  type Clock,
+  clientGroup,
+  consumeRateLimit,
+  createAuditLog,
+  type DB,
+  DEFAULT_AUDIT_RETENTION_DAYS,
+  isUnirankError,
+  pruneAccessState,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+  resolveClientIp,
+  trustedProxies,
+  UnirankError,
+  verifyRequestSignature,
+} from "../../lib/index.ts";
+import type { ApiVersion } from "./route.ts";
+
+/**
+ * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
+ * anonymous), exact rolling-hour limits per client IP or per key (state in the database), HMAC signatures for
+ * keys that require them, and the audit log. Runtime-agnostic: the adapter tells it the socket peer.
+ */
+
+export interface AccessSettings {
+  db: DB;
+  clock: Clock;
+  /** Anonymous requests per rolling hour per client IP (IPv6: per /64); 0 turns the limit off. Default 100. */
+  anonymousLimit?: number;
+  /** Proxies (addresses or CIDRs, IPv4/IPv6) whose `X-Forwarded-For` is believed. Default none. */
+  trustProxy?: readonly string[];
+  /** The socket peer of a request; adapters provide it (Bun: `server.requestIP(request)`). */
+  peerAddress?: (request: Request) => string | undefined;
+  /** Days audit rows are kept; 0 keeps them forever. Default 90. */
+  auditRetentionDays?: number;
+  /** An audit writer to use (default: a buffered one on `db`). */
+  audit?: AuditLog;
+  /** How often expired access state is pruned (ms); 0 = only when `prune()` is called. Default 10 minutes. */
+  pruneIntervalMs?: number;
+  log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
+}
+
+/** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
+export interface PeerSource {
+  requestIP?(request: Request): { address: string } | null;
+}
+
+/** One request's passage through access control. */
+export interface AccessGate {
+  /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
+  readonly headers: Record<string, string>;
+  /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
+  admit(): Promise<void>;
+  /** Records the final response in the audit log where required (v2, or a key was sent). */
+  close(response: Response): void;
+}
+
+export interface AccessGuard {
+  open(request: Request, version: ApiVersion, server?: PeerSource | null): AccessGate;
+  /** Tells the guard a request's socket peer (for adapters that see it outside the app). */
+  setPeer(request: Request, address: string | undefined): void;
+  /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
+  prune(): Promise<void>;
+  /** Stops the timers and flushes the audit log. */
+  close(): Promise<void>;
+  readonly audit: AuditLog;
+}
+
+const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
+const SIGNATURE_CHALLENGE =
+  'Bearer realm="unirank", error="invalid_token", error_description="invalid signature"';
+
+/** The request target as sent (path and query), which is what a client signs. */
+export function requestTarget(url: string): string {
+  const scheme = url.indexOf("://");
+  const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (slash < 0) return "/";
+  const hash = url.indexOf("#", slash);
+  return hash < 0 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/** Every key value the request carries, from the three places. */
+function suppliedKeys(request: Request, url: URL): string[] {
+  const keys: string[] = [];
+  const header = request.headers.get("x-api-key");
+  // Repeated headers arrive joined by ", "; a key never contains a comma.
+  if (header !== null) keys.push(...header.split(",").map((k) => k.trim()));
+  const authorization = request.headers.get("authorization");
+  if (authorization !== null) {
+    for (const part of authorization.split(",")) {
+      const m = /^\s*bearer(?:\s+(.*))?$/i.exec(part);
+      if (m) keys.push((m[1] ?? "").trim());
+    }
+  }
+  keys.push(...url.searchParams.getAll("api_key").map((k) => k.trim()));
+  return keys;
+}
+
+function withHeaders(error: UnirankError, headers: Record<string, string>, extra: Record<string, string>) {
+  Object.assign(headers, extra);
+  return error;
+}
+
+function rateHeaders(decision: RateLimitDecision, policy: string, now: number): Record<string, string> {
+  const resetIn = Math.max(0, Math.ceil((decision.resetAt - now) / 1000));
+  return {
+    "X-RateLimit-Limit": String(decision.limit),
+    "X-RateLimit-Remaining": String(decision.remaining),
+    "X-RateLimit-Reset": String(Math.ceil(decision.resetAt / 1000)),
+    RateLimit: `"${policy}";r=${decision.remaining};t=${resetIn}`,
+    "RateLimit-Policy": `"${policy}";q=${decision.limit};w=${RATE_WINDOW_SECONDS}`,
+  };
+}
+
+export function createAccessGuard(settings: AccessSettings): AccessGuard {
+  const { db, clock } = settings;
+  const anonymousLimit = settings.anonymousLimit ?? 100;
+  const isTrusted = trustedProxies(settings.trustProxy ?? []);
+  const retentionDays = settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
+  const log = settings.log ?? (() => {});
+  const audit =
+    settings.audit ??
+    createAuditLog(db, {
+      clock,
+      retentionDays,
+      onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
+    });
+  const peers = new WeakMap<Request, string>();
+
+  const prune = async () => {
+    await pruneAccessState(db, { now: clock(), auditRetentionDays: retentionDays });
+  };
+  const runPrune = () => {
+    prune().catch((e) => log("warn", "access housekeeping failed", { error: String(e) }));
+  };
+  const interval = settings.pruneIntervalMs ?? 600_000;
+  let timer: ReturnType<typeof setInterval> | undefined;
+  let first: ReturnType<typeof setTimeout> | undefined;
+  if (interval > 0) {
+    first = setTimeout(runPrune, 1000);
+    timer = setInterval(runPrune, interval);
+    (first as { unref?: () => void }).unref?.();
+    (timer as { unref?: () => void }).unref?.();
+  }
+
+  const open = (request: Request, version: ApiVersion, server?: PeerSource | null): AccessGate => {
+    const headers: Record<string, string> = {};
+    const arrived = clock();
+    const started = performance.now();
+    let keySupplied = false;
+    let key: AuthenticatedKey | null = null;
+    let clientIp: string | null = null;
+    const peer = (): string | undefined => {
+      const known = peers.get(request) ?? settings.peerAddress?.(request);
+      if (known) return known;
+      try {
+        return server?.requestIP?.(request)?.address;
+      } catch {
+        return undefined;
+      }
+    };
+    const ipOf = () => {
+      clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
+      return clientIp;
+    };
+
+    return {
+      headers,
+      async admit() {
+        const url = new URL(request.url);
+        const supplied = suppliedKeys(request, url);
+        keySupplied = supplied.length > 0;
+        if (new Set(supplied).size > 1) {
+          const message = "Two different API keys were sent; send one key, in one place";
+          throw new UnirankError("INVALID_PARAMETER", message, [{ param: "api_key", message }]);
+        }
+        const now = clock();
+        let client: string;
+        let limit: number;
+        let policy: string;
+        if (keySupplied) {
+          try {
+            key = await authenticate(db, supplied[0] ?? "");
+          } catch (e) {
+            if (isUnirankError(e)) throw withHeaders(e, headers, { "WWW-Authenticate": AUTH_CHALLENGE });
+            throw e;
+          }
+          if (key.require_signature) {
+            try {
+              await verifyRequestSignature(db, {
+                keyId: key.id,
+                secret: key.signing_secret ?? "",
+                timestamp: request.headers.get("x-timestamp"),
+                signature: request.headers.get("x-signature"),
+                method: request.method,
+                pathWithQuery: requestTarget(request.url),
+                now,
+              });
+            } catch (e) {
+              if (isUnirankError(e))
+                throw withHeaders(e, headers, { "WWW-Authenticate": SIGNATURE_CHALLENGE });
+              throw e;
+            }
+          }
+          client = `key:${key.id}`;
+          limit = key.rate_limit;
+          policy = "per-key";
+        } else {
+          client = `ip:${clientGroup(ipOf())}`;
+          limit = anonymousLimit;
+          policy = "per-ip";
+        }
+        if (limit <= 0) return;
+        const decision = await consumeRateLimit(db, { client, limit, now });
+        Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
+        if (!decision.allowed) {
+          headers["Retry-After"] = String(decision.retryAfter);
+          throw new UnirankError(
+            "RATE_LIMITED",
+            `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
+          );
+        }
+      },
+      close(response) {
+        if (version !== "v2" && !keySupplied) return;
+        audit.record({
+          at: arrived,
+          request_id: response.headers.get("X-Request-Id") ?? "",
+          key_id: key?.id ?? null,
+          client_ip: ipOf(),
+          method: request.method,
+          path: requestTarget(request.url),
+          status: response.status,
+          duration_ms: performance.now() - started,
+        });
+      },
+    };
+  };
+
+  return {
+    audit,
+    open,
+    setPeer(request, address) {
+      if (address) peers.set(request, address);
+    },
+    prune,
+    async close() {
+      if (timer) clearInterval(timer);
+      if (first) clearTimeout(first);
+      await audit.close();
+    },
+  };
+}

@@ -1,0 +1,126 @@
+import { Type } from "@sinclair/typebox";
+import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
+import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
+import { buildOpenApi } from "./openapi.ts";
+import type { RouteSpec } from "./route.ts";
+
+/**
+ * `/openapi.json` (the OpenAPI 3.1 document of every route, itself and these included) and `/docs`, a Swagger UI
+ * page that works with no network: its script and style are embedded in unirank (text imports, inlined by
+ * `bun build`) and served from `/docs/assets/`, and its Content-Security-Policy forbids any other origin.
+ */
+
+/** Source-map comments would make a browser with devtools ask for files we do not serve. */
+const withoutSourceMap = (text: string) => text.replace(/\n?\/[/*]# sourceMappingURL=[^\n]*\s*$/, "\n");
+
+const ASSETS = {
+  "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", text: withoutSourceMap(swaggerUiBundle) },
+  "swagger-ui.css": { type: "text/css; charset=utf-8", text: withoutSourceMap(swaggerUiCss) },
+  "docs.js": {
+    type: "text/javascript; charset=utf-8",
+    text: `window.addEventListener("load", function () {
+  var root = document.getElementById("swagger-ui");
+  window.ui = SwaggerUIBundle({
+    url: root.getAttribute("data-openapi"),
+    dom_id: "#swagger-ui",
+    validatorUrl: null,
+    deepLinking: true,
+    docExpansion: "list",
+    defaultModelsExpandDepth: 0,
+    tryItOutEnabled: false
+  });
+});
+`,
+  },
+} as const;
+
+const CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "font-src 'self' data:",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+].join("; ");
+
+const escapeAttr = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+function docsPage(prefix: string): string {
+  const p = escapeAttr(prefix);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<title>unirank API documentation</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${p}/docs/assets/swagger-ui.css">
+<style>body { margin: 0; } .swagger-ui .topbar { display: none; }</style>
+</head>
+<body>
+<noscript>This page needs JavaScript. The raw OpenAPI 3.1 document is at <a href="${p}/openapi.json">${p}/openapi.json</a>.</noscript>
+<div id="swagger-ui" data-openapi="${p}/openapi.json"></div>
+<script src="${p}/docs/assets/swagger-ui-bundle.js"></script>
+<script src="${p}/docs/assets/docs.js"></script>
+</body>
+</html>
+`;
+}
+
+/** The mount prefix of the app, from the request path of a route at `path`. */
+const prefixOf = (request: Request, path: string) => {
+  const { pathname } = new URL(request.url);
+  const end = pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  return end.endsWith(path) ? end.slice(0, -path.length) : "";
+};
+
+/** Appends `/openapi.json`, `/docs` and the docs assets to a route list; the document describes the whole list. */
+export function withDocs(routes: RouteSpec[], options: { version?: string } = {}): RouteSpec[] {
+  const all: RouteSpec[] = [...routes];
+  const documents = new Map<string, Record<string, unknown>>();
+  const base: Pick<RouteSpec, "version" | "tags" | "raw" | "uncached"> = {
+    version: "none",
+    tags: ["docs"],
+    raw: true,
+    uncached: true,
+  };
+  all.push({
+    ...base,
+    path: "/openapi.json",
+    operationId: "openapi",
+    summary: "This OpenAPI 3.1 document (v1, v2, health and docs)",
+    response: Type.Object({ openapi: Type.Literal("3.1.0") }, { additionalProperties: true }),
+    handle: ({ request }) => {
+      const prefix = prefixOf(request, "/openapi.json");
+      let doc = documents.get(prefix);
+      if (!doc) {
+        doc = buildOpenApi(all, { version: options.version ?? "2.0", prefix });
+        documents.set(prefix, doc);
+      }
+      return { data: doc };
+    },
+  });
+  all.push({
+    ...base,
+    path: "/docs",
+    operationId: "docs",
+    summary: "Documentation page rendering /openapi.json (works offline)",
+    contentType: "text/html; charset=utf-8",
+    handle: ({ request }) => ({ data: docsPage(prefixOf(request, "/docs")) }),
+  });
+  for (const [file, asset] of Object.entries(ASSETS)) {
+    all.push({
+      ...base,
+      path: `/docs/assets/${file}`,
+      operationId: `docsAsset_${file.replace(/[^A-Za-z0-9]/g, "_")}`,
+      summary: `Asset of the documentation page: ${file}`,
+      contentType: asset.type,
+      handle: () => ({ data: asset.text }),
+    });
+  }
+  return all;
+}

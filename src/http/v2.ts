@@ -1,0 +1,132 @@
+import {
+  type Category,
+  CategoryParams,
+  getScan,
+  getUniversity,
+  IdParams,
+  LeaderboardMetaSchema,
+  LeaderboardParams,
+  LeaderboardSchema,
+  ListUniversitiesV2Params,
+  leaderboard,
+  listUniversities,
+  PageMetaSchema,
+  RankingListSchema,
+  RankingsV2Params,
+  RegressionListSchema,
+  RegressionsMetaSchema,
+  RegressionsParams,
+  rankings,
+  regressions,
+  ScanDetailSchema,
+  ScanDiffParams,
+  ScanDiffSchema,
+  ScanIdParams,
+  scanDiff,
+  UniversityDetailSchema,
+  UniversityListSchema,
+} from "../../lib/index.ts";
+import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
+import type { AppContext } from "./context.ts";
+import type { RouteSpec } from "./route.ts";
+
+/** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
+export function v2Routes(ctx: AppContext): RouteSpec[] {
+  const { db } = ctx;
+  const route = (r: Omit<RouteSpec, "version" | "tags">): RouteSpec => ({
+    version: "v2",
+    tags: ["v2"],
+    ...r,
+  });
+  const routes: RouteSpec[] = [
+    route({
+      path: "/api/v2/universities",
+      operationId: "v2ListUniversities",
+      summary: "List universities",
+      description:
+        "Sorted by name, ties by id. `search` matches name or domain ignoring case, accents and width.",
+      query: ListUniversitiesV2Params,
+      response: UniversityListSchema,
+      meta: PageMetaSchema,
+      handle: ({ query }) => listUniversities(db, query),
+    }),
+    route({
+      path: "/api/v2/universities/:id",
+      operationId: "v2GetUniversity",
+      summary: "One university with its scan count and latest completed scan",
+      params: IdParams,
+      response: UniversityDetailSchema,
+      handle: async ({ params }) => ({ data: await getUniversity(db, params.id as number) }),
+    }),
+    route({
+      path: "/api/v2/rankings",
+      operationId: "v2Rankings",
+      summary: "Universities ranked by the overall score of their latest completed scan",
+      description: "Standard competition rank (1, 2, 2, 4), ties by university id.",
+      query: RankingsV2Params,
+      response: RankingListSchema,
+      meta: PageMetaSchema,
+      handle: ({ query }) => rankings(db, query),
+    }),
+    route({
+      path: "/api/v2/scans/:id",
+      operationId: "v2GetScan",
+      summary: "One scan of any status, with every score when completed",
+      params: ScanIdParams,
+      response: ScanDetailSchema,
+      handle: async ({ params }) => ({ data: await getScan(db, params.id as number) }),
+    }),
+    route({
+      path: "/api/v2/scan-diff",
+      operationId: "v2ScanDiff",
+      summary: "Score differences between two completed scans",
+      description:
+        "Every score measured on at least one side, `delta = b - a` (one decimal), largest |delta| first, then " +
+        "catalogue order; a score measured on one side only has `delta: null`, comes last and counts as " +
+        "`not_comparable`. Scans may belong to different universities; `a = b` is allowed. 404 names every " +
+        "unknown or uncompleted scan.",
+      query: ScanDiffParams,
+      response: ScanDiffSchema,
+      handle: async ({ query }) => ({ data: await scanDiff(db, query as ScanDiffParams) }),
+    }),
+    route({
+      path: "/api/v2/leaderboard/:category",
+      operationId: "v2Leaderboard",
+      summary: "Top universities of one category",
+      description:
+        "Ranked by the category's score in each university's latest completed scan (competition rank, ties " +
+        "by university id); universities without that score are absent. `meta.score` names the score.",
+      params: CategoryParams,
+      query: LeaderboardParams,
+      response: LeaderboardSchema,
+      meta: LeaderboardMetaSchema,
+      handle: ({ params, query }) => leaderboard(db, params.category as Category, query),
+    }),
+    route({
+      path: "/api/v2/regressions",
+      operationId: "v2Regressions",
+      summary: "Recent score drops",
+      description:
+        "Universities whose latest completed scan, completed within the last `days` days, scores at least " +
+        "`min_drop` points below their previous completed scan in the category's score; largest drop first, " +
+        "ties by university id. Universities with one completed scan, or a score not measured on either " +
+        "side, are left out. Drops are measured to one decimal and are always positive.",
+      query: RegressionsParams,
+      response: RegressionListSchema,
+      meta: RegressionsMetaSchema,
+      uncached: true,
+      handle: ({ query }) => regressions(db, query, { clock: ctx.clock }),
+    }),
+  ];
+  routes.push(
+    route({
+      path: "/api/v2/schema",
+      operationId: "v2Schema",
+      summary: "Machine-readable description of version 2",
+      description: "Derived from the same route list and parameter schemas as `/openapi.json`.",
+      response: ApiSchemaSchema,
+      handle: () => ({ data: describeV2(routes) }),
+    }),
+  );
+  return routes;
+}
