@@ -33,6 +33,7 @@ interface Options {
   loader: "wrk" | "autocannon";
   only: string[] | null;
   fresh: boolean;
+  reuseDb: boolean;
   readme: boolean;
   dataDir: string;
   out: string | null;
@@ -60,6 +61,7 @@ function parseOptions(argv: string[]): Options {
     loader,
     only: value("only")?.split(",") ?? null,
     fresh: flag("fresh"),
+    reuseDb: flag("reuse-db"),
     readme: !quick && !flag("no-readme"),
     dataDir: resolve(
       value("data-dir") ?? (quick ? join(tmpdir(), `unirank-bench-${process.pid}`) : "bench/.data"),
@@ -297,54 +299,63 @@ async function main() {
   }
   log(`dataset: ${JSON.stringify(dataset)}`);
 
-  // 2. Bare bun:sqlite insert of the same rows, the floor of any import.
   const barePath = join(opts.dataDir, "bare.db");
   const dbPath = join(opts.dataDir, "bench.db");
-  for (const p of [barePath, dbPath]) for (const s of ["", "-wal", "-shm"]) rmSync(p + s, { force: true });
-  log("import: bare bun:sqlite insert ...");
-  const bare = await runChild<{ rows: number; seconds: number; rows_per_s: number }>(
-    pinned(SERVER_CORE, [BUN, join(ROOT, "bench/bare-insert.ts"), datasetPath, barePath]),
-    "bare insert",
-  );
-  for (const s of ["", "-wal", "-shm"]) rmSync(barePath + s, { force: true });
-  log(`import: bare ${bare.out.rows_per_s} rows/s, peak ${mb(bare.peakRss)} MB`);
+  const importSidecar = join(opts.dataDir, "import-figures.json");
+  let importFigures: Results["import"] & { reused?: boolean };
+  if (opts.reuseDb && existsSync(dbPath) && existsSync(importSidecar)) {
+    // --reuse-db: the database and import figures of an earlier run on this dataset.
+    importFigures = { ...JSON.parse(readFileSync(importSidecar, "utf8")), reused: true };
+    log("import: reusing bench.db and its import figures (--reuse-db)");
+  } else {
+    // 2. Bare bun:sqlite insert of the same rows, the floor of any import.
+    for (const p of [barePath, dbPath]) for (const s of ["", "-wal", "-shm"]) rmSync(p + s, { force: true });
+    log("import: bare bun:sqlite insert ...");
+    const bare = await runChild<{ rows: number; seconds: number; rows_per_s: number }>(
+      pinned(SERVER_CORE, [BUN, join(ROOT, "bench/bare-insert.ts"), datasetPath, barePath]),
+      "bare insert",
+    );
+    for (const s of ["", "-wal", "-shm"]) rmSync(barePath + s, { force: true });
+    log(`import: bare ${bare.out.rows_per_s} rows/s, peak ${mb(bare.peakRss)} MB`);
 
-  // 3. The import itself (`unirank import` when it exists, else the seed writer), into the served database.
-  const viaCli = hasCommand("import");
-  log(`import: ${viaCli ? "unirank import" : "writeRecords (unirank import not available)"} ...`);
-  const imported = viaCli
-    ? await (async () => {
-        const m = await runChild([BUN, join(ROOT, "src/cli.ts"), "migrate", "--db", dbPath], "migrate");
-        void m;
-        return runChild<Record<string, unknown>>(
-          pinned(SERVER_CORE, [
-            BUN,
-            join(ROOT, "src/cli.ts"),
-            "import",
-            datasetPath,
-            "--db",
-            dbPath,
-            "--no-events",
-          ]),
-          "unirank import",
+    // 3. The import itself (`unirank import` when it exists, else the seed writer), into the served database.
+    const viaCli = hasCommand("import");
+    log(`import: ${viaCli ? "unirank import" : "writeRecords (unirank import not available)"} ...`);
+    const imported = viaCli
+      ? await (async () => {
+          const m = await runChild([BUN, join(ROOT, "src/cli.ts"), "migrate", "--db", dbPath], "migrate");
+          void m;
+          return runChild<Record<string, unknown>>(
+            pinned(SERVER_CORE, [
+              BUN,
+              join(ROOT, "src/cli.ts"),
+              "import",
+              datasetPath,
+              "--db",
+              dbPath,
+              "--no-events",
+            ]),
+            "unirank import",
+          );
+        })()
+      : await runChild<Record<string, unknown>>(
+          pinned(SERVER_CORE, [BUN, join(ROOT, "bench/write-db.ts"), datasetPath, dbPath]),
+          "writeRecords",
         );
-      })()
-    : await runChild<Record<string, unknown>>(
-        pinned(SERVER_CORE, [BUN, join(ROOT, "bench/write-db.ts"), datasetPath, dbPath]),
-        "writeRecords",
-      );
-  const rows = bare.out.rows;
-  const importFigures = {
-    via: viaCli ? "unirank import --no-events" : "writeRecords (unirank import not available)",
-    rows,
-    seconds: Math.round(imported.seconds * 100) / 100,
-    rows_per_s: Math.round(rows / imported.seconds),
-    peak_rss_mb: mb(imported.peakRss),
-    bare_rows_per_s: bare.out.rows_per_s,
-    bare_seconds: Math.round(bare.out.seconds * 100) / 100,
-    bare_peak_rss_mb: mb(bare.peakRss),
-    ratio_to_bare: Math.round((rows / imported.seconds / bare.out.rows_per_s) * 1000) / 1000,
-  };
+    const rows = bare.out.rows;
+    importFigures = {
+      via: viaCli ? "unirank import --no-events" : "writeRecords (unirank import not available)",
+      rows,
+      seconds: Math.round(imported.seconds * 100) / 100,
+      rows_per_s: Math.round(rows / imported.seconds),
+      peak_rss_mb: mb(imported.peakRss),
+      bare_rows_per_s: bare.out.rows_per_s,
+      bare_seconds: Math.round(bare.out.seconds * 100) / 100,
+      bare_peak_rss_mb: mb(bare.peakRss),
+      ratio_to_bare: Math.round((rows / imported.seconds / bare.out.rows_per_s) * 1000) / 1000,
+    };
+    writeFileSync(importSidecar, JSON.stringify(importFigures));
+  }
   log(`import: ${JSON.stringify(importFigures)}`);
   const counts = (() => {
     const db = new Database(dbPath, { readonly: true });

@@ -44,14 +44,16 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
     .all()
     .map((r) => r.id);
   const maxScan = db.query<{ m: number }, []>("select max(id) as m from scans").get()?.m ?? 1;
-  const completedScan = db.query<{ id: number }, [number]>(
-    "select id from scans where id >= ? and status = 'completed' order by id limit 1",
+  // By primary key only (a status filter would let SQLite walk the status index instead).
+  const scansFrom = db.query<{ id: number; status: string }, [number]>(
+    "select id, status from scans where id >= ? order by id limit 50",
   );
   const names = db
     .query<{ name: string }, [number]>("select name from universities where id % ? = 0 limit 5000")
     .all(Math.max(1, Math.floor(ids.length / 5000)))
     .map((r) => r.name);
-  const scanId = () => completedScan.get(1 + Math.floor(rnd() * maxScan))?.id ?? 1;
+  const scanId = () =>
+    scansFrom.all(1 + Math.floor(rnd() * maxScan)).find((s) => s.status === "completed")?.id ?? 1;
   const times = <T>(n: number, f: () => T) => Array.from({ length: n }, f);
 
   // Search terms: 4 to 6 letters cut from the words of real names ("univ" and its like included).

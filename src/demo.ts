@@ -1,7 +1,7 @@
 import { isAbsolute } from "node:path";
 import { fileURLToPath } from "node:url";
 import demoPath from "../data/demo.ndjson" with { type: "file" };
-import { type DB, type IngestRecord, writeRecords } from "../lib/index.ts";
+import { type DB, formatIssue, importRecords } from "../lib/index.ts";
 
 /**
  * Where the dataset is: absolute from source and inside the compiled binary (`/$bunfs/...`); a bundle
@@ -9,13 +9,13 @@ import { type DB, type IngestRecord, writeRecords } from "../lib/index.ts";
  */
 const demoFile = isAbsolute(demoPath) ? demoPath : fileURLToPath(new URL(demoPath, import.meta.url));
 
-/** Lines of the bundled synthetic demo dataset (embedded in the compiled binary). */
-async function* demoRecords(): AsyncGenerator<IngestRecord> {
-  const text = await Bun.file(demoFile).text();
-  for (const line of text.split("\n")) if (line.trim()) yield JSON.parse(line) as IngestRecord;
-}
-
-/** Fills a new database with the bundled synthetic demo dataset. */
+/** Fills a new database with the bundled synthetic demo dataset, through the import (validated, one transaction). */
 export async function loadDemo(db: DB): Promise<{ universities: number; scans: number }> {
-  return writeRecords(db, demoRecords());
+  const content = Bun.file(demoFile).stream() as unknown as AsyncIterable<Uint8Array>;
+  const result = await importRecords(db, [{ name: "demo.ndjson", format: "ndjson", content }]);
+  if (!result.committed) throw new Error(`demo data rejected: ${result.issues.map(formatIssue).join("; ")}`);
+  return {
+    universities: result.universities.inserted + result.universities.unchanged,
+    scans: result.scans.inserted + result.scans.unchanged,
+  };
 }

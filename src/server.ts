@@ -24,7 +24,10 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Open
   const { applied } = await migrate(opened.db);
   if (isFile ? newFile : applied.includes("001-core")) {
     const loaded = await loadDemo(opened.db);
-    log("info", "created database with the synthetic demo dataset", { db: displayLocation(config.db), ...loaded });
+    log("info", "created database with the synthetic demo dataset", {
+      db: displayLocation(config.db),
+      ...loaded,
+    });
   }
   return opened;
 }

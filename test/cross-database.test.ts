@@ -1,9 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import { Kysely } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
+import postgres from "postgres";
 import {
   CATEGORY_NAMES,
   compare,
+  type Database,
   exportUniversity,
   getScan,
   getUniversity,
@@ -11,6 +15,7 @@ import {
   isUnirankError,
   leaderboard,
   listUniversities,
+  migrate,
   RANKING_SORTS,
   type RankingsParams,
   rankings,
@@ -21,6 +26,7 @@ import {
   writeRecords,
 } from "../lib/index.ts";
 import { DATABASES, type TestDatabase } from "./support/databases.ts";
+import { testPostgres } from "./support/postgres-server.ts";
 
 /**
  * Every query function, with a spread of parameters, gives the same JSON on every database for the same data:
@@ -264,6 +270,22 @@ describe("every query gives the same JSON on every database", () => {
       await writeRecords(t.db, zoo(), { now: NOW });
       results.set(t.kind, await answers(t.db));
     }
+    // An embedder's own driver: porsager's `postgres` through kysely-postgres-js, on the same server.
+    const pg = await testPostgres();
+    if (pg.ok && available.some((f) => f.kind === "postgres")) {
+      const url = await pg.server.createDatabase("unirank_pgjs");
+      const db = new Kysely<Database>({
+        dialect: new PostgresJSDialect({ postgres: postgres(url, { max: 5 }) }),
+      });
+      try {
+        await migrate(db);
+        await writeRecords(db, demo, { now: NOW });
+        await writeRecords(db, zoo(), { now: NOW });
+        results.set("postgres-js", await answers(db));
+      } finally {
+        await db.destroy();
+      }
+    }
   }, 300_000);
 
   afterAll(async () => {
@@ -280,16 +302,18 @@ describe("every query gives the same JSON on every database", () => {
     expect(values.some((v) => v.includes('"drop":2.3'))).toBe(true);
   });
 
-  for (const factory of available.filter((f) => f.kind !== "sqlite")) {
-    test(`${factory.kind} answers exactly as sqlite`, () => {
+  const others = available.filter((f) => f.kind !== "sqlite").map((f) => f.kind as string);
+  if (others.includes("postgres")) others.push("postgres-js");
+  for (const kind of others) {
+    test(`${kind} answers exactly as sqlite`, () => {
       const sqlite = results.get("sqlite");
-      const other = results.get(factory.kind);
+      const other = results.get(kind);
       expect(other).toBeDefined();
       const differing: { call: string; sqlite: string | undefined; [kind: string]: string | undefined }[] =
         [];
       for (const [label, value] of sqlite ?? []) {
         const v = other?.get(label);
-        if (v !== value) differing.push({ call: label, sqlite: value, [factory.kind]: v });
+        if (v !== value) differing.push({ call: label, sqlite: value, [kind]: v });
       }
       expect(differing.slice(0, 5)).toEqual([]);
       expect(differing.length).toBe(0);

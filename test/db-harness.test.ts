@@ -16,4 +16,28 @@ describeEachDatabase("database harness", (get) => {
     const first = await sql<{ id: number }>`select min(id) as id from universities`.execute(db);
     expect(Number(first.rows[0]?.id)).toBe(1);
   });
+  test("concurrent transactions neither see nor undo each other's work (PGlite is one session)", async () => {
+    const { db } = get();
+    await get().reset();
+    const row = (domain: string) => ({
+      domain,
+      name: domain,
+      country: "DE",
+      created_at: "2026-01-01 00:00:00",
+      search_text: domain,
+    });
+    const failing = db.transaction().execute(async (trx) => {
+      await trx.insertInto("universities").values(row("rolled-back.example")).execute();
+      await Bun.sleep(30);
+      throw new Error("abort");
+    });
+    const succeeding = db.transaction().execute(async (trx) => {
+      await trx.insertInto("universities").values(row("kept.example")).execute();
+    });
+    const [a, b] = await Promise.allSettled([failing, succeeding]);
+    expect(a.status).toBe("rejected");
+    expect(b.status).toBe("fulfilled");
+    const domains = await db.selectFrom("universities").select("domain").execute();
+    expect(domains.map((d) => d.domain)).toEqual(["kept.example"]);
+  });
 });

@@ -42,7 +42,8 @@ function startImport(db: string, extra: string[] = []) {
   let stderr = "";
   const decoder = new TextDecoder();
   const reading = (async () => {
-    for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>) stderr += decoder.decode(chunk);
+    for await (const chunk of proc.stderr as unknown as AsyncIterable<Uint8Array>)
+      stderr += decoder.decode(chunk);
   })();
   return { proc, stderr: () => stderr, reading };
 }
@@ -91,57 +92,54 @@ async function waitForRecords(run: ReturnType<typeof startImport>, min: number) 
 }
 
 describe("unirank import (processes)", () => {
-  test(
-    "a 200,000-scan file imports within the memory bound, every completed scan with its delivery",
-    async () => {
-      const db = await newDb("large.db");
-      const run = startImport(db);
-      let peak = 0;
-      while (run.proc.exitCode === null) {
-        peak = Math.max(peak, peakRssMb(run.proc.pid));
-        await Bun.sleep(100);
-      }
-      await run.reading;
-      const stdout = await new Response(run.proc.stdout as ReadableStream).text();
-      expect(run.proc.exitCode, run.stderr()).toBe(0);
-      expect(stdout).toContain("scans:        200,000 inserted, 0 updated, 0 unchanged");
-      expect(stdout).toContain(`universities: ${UNIVERSITIES.toLocaleString("en-US")} inserted`);
-      console.log(`[import] 200,000 scans: ${stdout.split("\n")[0]}; peak RSS ${peak.toFixed(0)} MB`);
-      expect(peak).toBeGreaterThan(0);
-      expect(peak).toBeLessThan(RSS_BOUND_MB);
-      const c = await counts(db);
-      expect(c).toMatchObject({ universities: UNIVERSITIES, scans: 200_000, deliveries: 200_000, latest: UNIVERSITIES });
-      // A re-run changes nothing and records no delivery.
-      const again = startImport(db);
-      await again.proc.exited;
-      const out = await new Response(again.proc.stdout as ReadableStream).text();
-      expect(out).toContain("scans:        0 inserted, 0 updated, 200,000 unchanged");
-      expect(await counts(db)).toEqual(c);
-    },
-    300_000,
-  );
+  test("a 200,000-scan file imports within the memory bound, every completed scan with its delivery", async () => {
+    const db = await newDb("large.db");
+    const run = startImport(db);
+    let peak = 0;
+    while (run.proc.exitCode === null) {
+      peak = Math.max(peak, peakRssMb(run.proc.pid));
+      await Bun.sleep(100);
+    }
+    await run.reading;
+    const stdout = await new Response(run.proc.stdout as ReadableStream).text();
+    expect(run.proc.exitCode, run.stderr()).toBe(0);
+    expect(stdout).toContain("scans:        200,000 inserted, 0 updated, 0 unchanged");
+    expect(stdout).toContain(`universities: ${UNIVERSITIES.toLocaleString("en-US")} inserted`);
+    console.log(`[import] 200,000 scans: ${stdout.split("\n")[0]}; peak RSS ${peak.toFixed(0)} MB`);
+    expect(peak).toBeGreaterThan(0);
+    expect(peak).toBeLessThan(RSS_BOUND_MB);
+    const c = await counts(db);
+    expect(c).toMatchObject({
+      universities: UNIVERSITIES,
+      scans: 200_000,
+      deliveries: 200_000,
+      latest: UNIVERSITIES,
+    });
+    // A re-run changes nothing and records no delivery.
+    const again = startImport(db);
+    await again.proc.exited;
+    const out = await new Response(again.proc.stdout as ReadableStream).text();
+    expect(out).toContain("scans:        0 inserted, 0 updated, 200,000 unchanged");
+    expect(await counts(db)).toEqual(c);
+  }, 300_000);
 
-  test(
-    "killing the import halfway leaves the database as it was; Ctrl-C rolls back too",
-    async () => {
-      const db = await newDb("killed.db");
-      const before = await counts(db);
-      const killed = startImport(db);
-      await waitForRecords(killed, 20_000);
-      killed.proc.kill("SIGKILL");
-      await killed.proc.exited;
-      expect(killed.proc.signalCode).toBe("SIGKILL");
-      expect(await counts(db)).toEqual(before);
+  test("killing the import halfway leaves the database as it was; Ctrl-C rolls back too", async () => {
+    const db = await newDb("killed.db");
+    const before = await counts(db);
+    const killed = startImport(db);
+    await waitForRecords(killed, 20_000);
+    killed.proc.kill("SIGKILL");
+    await killed.proc.exited;
+    expect(killed.proc.signalCode).toBe("SIGKILL");
+    expect(await counts(db)).toEqual(before);
 
-      const interrupted = startImport(db);
-      await waitForRecords(interrupted, 20_000);
-      interrupted.proc.kill("SIGINT");
-      await interrupted.proc.exited;
-      await interrupted.reading;
-      expect(interrupted.proc.exitCode).toBe(130);
-      expect(interrupted.stderr()).toContain("interrupted; nothing was written");
-      expect(await counts(db)).toEqual(before);
-    },
-    300_000,
-  );
+    const interrupted = startImport(db);
+    await waitForRecords(interrupted, 20_000);
+    interrupted.proc.kill("SIGINT");
+    await interrupted.proc.exited;
+    await interrupted.reading;
+    expect(interrupted.proc.exitCode).toBe(130);
+    expect(interrupted.stderr()).toContain("interrupted; nothing was written");
+    expect(await counts(db)).toEqual(before);
+  }, 300_000);
 });

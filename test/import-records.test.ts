@@ -51,7 +51,11 @@ describeEachDatabase("import", (get) => {
   test("NDJSON and CSV, both types in one file; a re-run changes nothing", async () => {
     const { db } = get();
     const sources = () => [
-      nd("a.ndjson", [uni("alpha.example"), scan("s1", "alpha.example", 61.5), scan("s2", "alpha.example", 70)]),
+      nd("a.ndjson", [
+        uni("alpha.example"),
+        scan("s1", "alpha.example", 61.5),
+        scan("s2", "alpha.example", 70),
+      ]),
       csv(
         "b.csv",
         "type,domain,name,country,source_id,status,completed_at,overall_score,tech_ssl_score\n" +
@@ -67,14 +71,26 @@ describeEachDatabase("import", (get) => {
     expect(first.scans).toEqual({ inserted: 4, updated: 0, unchanged: 0 });
     expect(first.records).toBe(6);
     const gen = await readGeneration(db);
-    const beta = await db.selectFrom("universities").selectAll().where("domain", "=", "beta.example").executeTakeFirstOrThrow();
+    const beta = await db
+      .selectFrom("universities")
+      .selectAll()
+      .where("domain", "=", "beta.example")
+      .executeTakeFirstOrThrow();
     expect(beta.country).toBe("FR");
-    const b1 = await db.selectFrom("scans").selectAll().where("source_id", "=", "b1").executeTakeFirstOrThrow();
+    const b1 = await db
+      .selectFrom("scans")
+      .selectAll()
+      .where("source_id", "=", "b1")
+      .executeTakeFirstOrThrow();
     expect(b1.completed_at).toBe("2026-03-02T10:00:00+00:00");
     expect(b1.overall_score).toBe(55.5);
     expect(b1.tech_ssl_score).toBeNull();
     expect(await count("latest_scans")).toBe(2);
-    const latest = await db.selectFrom("latest_scans").selectAll().where("university_id", "=", b1.university_id).executeTakeFirstOrThrow();
+    const latest = await db
+      .selectFrom("latest_scans")
+      .selectAll()
+      .where("university_id", "=", b1.university_id)
+      .executeTakeFirstOrThrow();
     expect(latest.scan_id).toBe(b1.id);
 
     const again = await importRecords(db, sources());
@@ -87,12 +103,16 @@ describeEachDatabase("import", (get) => {
 
   test("universities are updated by domain; a country change reaches latest_scans", async () => {
     const { db } = get();
-    await importRecords(db, [nd("a.ndjson", [uni("alpha.example", "Alpha", "DE"), scan("s1", "alpha.example")])]);
+    await importRecords(db, [
+      nd("a.ndjson", [uni("alpha.example", "Alpha", "DE"), scan("s1", "alpha.example")]),
+    ]);
     const r = await importRecords(db, [nd("b.ndjson", [uni("ALPHA.example", "Alpha Neu", "AT")])]);
     expect(r.universities).toEqual({ inserted: 0, updated: 1, unchanged: 0 });
     const row = await db.selectFrom("universities").selectAll().executeTakeFirstOrThrow();
     expect([row.name, row.country, row.search_text]).toEqual(["Alpha Neu", "AT", "alpha neu alpha.example"]);
-    expect((await db.selectFrom("latest_scans").select("country").executeTakeFirstOrThrow()).country).toBe("AT");
+    expect((await db.selectFrom("latest_scans").select("country").executeTakeFirstOrThrow()).country).toBe(
+      "AT",
+    );
   });
 
   test("CSV quoting, multi-line names, UTF-8, CRLF and a BOM", async () => {
@@ -109,14 +129,25 @@ describeEachDatabase("import", (get) => {
     const cut = text.indexOf("東") * 1 + 40;
     const r = await importRecords(
       db,
-      [{ name: "q.csv", format: "csv", content: [bytes.slice(0, cut), bytes.slice(cut, cut + 1), bytes.slice(cut + 1)] }],
+      [
+        {
+          name: "q.csv",
+          format: "csv",
+          content: [bytes.slice(0, cut), bytes.slice(cut, cut + 1), bytes.slice(cut + 1)],
+        },
+      ],
       { skipInvalid: true },
     );
     expect(r.issues.map(formatIssue)).toEqual(['q.csv:7: country "XX" is not an ISO 3166-1 alpha-2 code']);
-    const names = (await db.selectFrom("universities").select(["domain", "name"]).orderBy("domain").execute()).map(
-      (u) => u.name,
-    );
-    expect(names).toEqual(['Universität "Quoted", Campus Nord', "Line one\nLine two", "東京工業大学", "جامعة القاهرة"]);
+    const names = (
+      await db.selectFrom("universities").select(["domain", "name"]).orderBy("domain").execute()
+    ).map((u) => u.name);
+    expect(names).toEqual([
+      'Universität "Quoted", Campus Nord',
+      "Line one\nLine two",
+      "東京工業大学",
+      "جامعة القاهرة",
+    ]);
   });
 
   test("every bad record is reported with its file and line; by default nothing is written", async () => {
@@ -187,7 +218,14 @@ describeEachDatabase("import", (get) => {
     const { db } = get();
     const r = await importRecords(
       db,
-      [nd("mixed.ndjson", [uni("ok.example"), scan("g1", "ok.example"), scan("x", "ok.example", 150), scan("g2", "ok.example")])],
+      [
+        nd("mixed.ndjson", [
+          uni("ok.example"),
+          scan("g1", "ok.example"),
+          scan("x", "ok.example", 150),
+          scan("g2", "ok.example"),
+        ]),
+      ],
       { skipInvalid: true },
     );
     expect(r.committed).toBe(true);
@@ -200,7 +238,13 @@ describeEachDatabase("import", (get) => {
   test("a pending scan may complete later (and fires then); a completed one is final", async () => {
     const { db } = get();
     await addReceiver(db, { url: "http://127.0.0.1:9/", secret: "s" });
-    const pending = { ...scan("p1", "ok.example"), status: "running", completed_at: null, overall_score: null, tech_ssl_score: null };
+    const pending = {
+      ...scan("p1", "ok.example"),
+      status: "running",
+      completed_at: null,
+      overall_score: null,
+      tech_ssl_score: null,
+    };
     let r = await importRecords(db, [nd("a.ndjson", [uni("ok.example"), pending])]);
     expect(r.deliveries).toBe(0);
     expect(await count("latest_scans")).toBe(0);
@@ -210,12 +254,20 @@ describeEachDatabase("import", (get) => {
     expect(await count("latest_scans")).toBe(1);
     r = await importRecords(db, [nd("c.ndjson", [scan("p1", "ok.example", 43)])]);
     expect(r.committed).toBe(false);
-    expect(r.issues.map(formatIssue)[0]).toMatch(/^c\.ndjson:1: scan p1 is already stored as completed with other values/);
+    expect(r.issues.map(formatIssue)[0]).toMatch(
+      /^c\.ndjson:1: scan p1 is already stored as completed with other values/,
+    );
   });
 
   test("composites and overall are derived from sub-scores when missing", async () => {
     const { db } = get();
-    const only = { type: "scan", source_id: "d1", domain: "ok.example", status: "completed", completed_at: "2026-03-01" };
+    const only = {
+      type: "scan",
+      source_id: "d1",
+      domain: "ok.example",
+      status: "completed",
+      completed_at: "2026-03-01",
+    };
     const r = await importRecords(db, [
       nd("d.ndjson", [uni("ok.example"), { ...only, webo_size_score: 40, webo_visibility_score: 60 }]),
     ]);
@@ -232,8 +284,18 @@ describeEachDatabase("import", (get) => {
   test("every score column is accepted in both formats", async () => {
     const { db } = get();
     const header = ["type", "domain", "source_id", "status", "completed_at", ...SCORE_NAMES].join(",");
-    const row = ["scan", "ok.example", "all-1", "completed", "2026-03-01T12:00:00+02:00", ...SCORE_NAMES.map((_, i) => String(i))];
-    const r = await importRecords(db, [nd("u.ndjson", [uni("ok.example")]), csv("all.csv", `${header}\n${row.join(",")}\n`)]);
+    const row = [
+      "scan",
+      "ok.example",
+      "all-1",
+      "completed",
+      "2026-03-01T12:00:00+02:00",
+      ...SCORE_NAMES.map((_, i) => String(i)),
+    ];
+    const r = await importRecords(db, [
+      nd("u.ndjson", [uni("ok.example")]),
+      csv("all.csv", `${header}\n${row.join(",")}\n`),
+    ]);
     expect(r.issues).toEqual([]);
     const s = await db.selectFrom("scans").selectAll().executeTakeFirstOrThrow();
     expect(s.completed_at).toBe("2026-03-01T10:00:00+00:00");

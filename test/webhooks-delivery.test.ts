@@ -22,7 +22,9 @@ interface Received {
 }
 
 /** A real receiver on loopback; `answer` decides per request (the n-th, from 1). */
-function receiver(answer: (n: number, req: Request) => Response | Promise<Response> = () => new Response("ok")) {
+function receiver(
+  answer: (n: number, req: Request) => Response | Promise<Response> = () => new Response("ok"),
+) {
   const received: Received[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -54,7 +56,7 @@ const UNI = { type: "university", domain: "hook.example", name: "Hook University
 
 /** A clock the test moves by hand (starting a little after the real time the outbox rows were written). */
 function manualClock() {
-  let now = Date.now() + 1000;
+  let now = Math.ceil((Date.now() + 1000) / 1000) * 1000;
   return {
     clock: () => new Date(now),
     advance: (ms: number) => {
@@ -101,7 +103,10 @@ describeEachDatabase("webhook deliveries", (get) => {
       .where("status", "=", "completed")
       .where((eb) =>
         eb(
-          eb.selectFrom("webhook_deliveries").select((e) => e.fn.countAll().as("n")).whereRef("scan_id", "=", "scans.id"),
+          eb
+            .selectFrom("webhook_deliveries")
+            .select((e) => e.fn.countAll().as("n"))
+            .whereRef("scan_id", "=", "scans.id"),
           "<>",
           2,
         ),
@@ -179,7 +184,8 @@ describeEachDatabase("webhook deliveries", (get) => {
     for (let i = 0; i <= RETRY_SCHEDULE_SECONDS.length; i++) {
       await runDeliveryPass(db, opts);
       const [d] = await listDeliveries(db);
-      if (d?.next_attempt_at) due.push(Math.round((Date.parse(d.next_attempt_at) - t.clock().getTime()) / 1000));
+      if (d?.next_attempt_at)
+        due.push(Math.round((Date.parse(d.next_attempt_at) - t.clock().getTime()) / 1000));
       t.advance(13 * 3600_000);
     }
     expect(due).toEqual([...RETRY_SCHEDULE_SECONDS]);

@@ -33,7 +33,11 @@ describe("webhook signatures", () => {
         seen.push([event, ctx.deliveryId]);
       },
     });
-    const body = JSON.stringify({ event: "scan.completed", timestamp: "2026-03-01T12:00:00+00:00", data: {} });
+    const body = JSON.stringify({
+      event: "scan.completed",
+      timestamp: "2026-03-01T12:00:00+00:00",
+      data: {},
+    });
     const post = (signature: string | null, text = body) =>
       handle(
         new Request("http://receiver.test/hook", {
@@ -62,7 +66,11 @@ describe("webhook signatures", () => {
       },
     });
     const r = await failing(
-      new Request("http://x/", { method: "POST", body, headers: { "x-webhook-signature": await sign(SECRET, body) } }),
+      new Request("http://x/", {
+        method: "POST",
+        body,
+        headers: { "x-webhook-signature": await sign(SECRET, body) },
+      }),
     );
     expect(r.status).toBe(500);
   });

@@ -1,6 +1,10 @@
 import type { Generated, Kysely } from "kysely";
 import type { RankedScoreName, ScoreName } from "../scores/catalogue.ts";
-import type { WebhookAttemptsTable, WebhookDeliveriesTable, WebhookReceiversTable } from "../webhooks/tables.ts";
+import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookReceiversTable,
+} from "../webhooks/tables.ts";
 
 /** A score column: a number 0..100 or null when not measured. */
 export type ScoreColumn = number | null;

@@ -21,7 +21,12 @@ const BATCH = 200;
 export async function writeRecords(
   db: DB,
   records: Iterable<IngestRecord> | AsyncIterable<IngestRecord>,
-  options: { now?: Date; /** Record webhook deliveries for new completed scans (default true). */ events?: boolean; clock?: Clock } = {},
+  options: {
+    now?: Date;
+    /** Record webhook deliveries for new completed scans (default true). */
+    events?: boolean;
+    clock?: Clock;
+  } = {},
 ): Promise<WriteSummary> {
   const createdAt = sqlTimestamp(options.now ?? new Date());
   const events = options.events !== false;
@@ -100,7 +105,7 @@ export async function writeRecords(
         const completed: CompletedScan[] = [];
         for (const r of inserted) {
           const s = bySource.get(r.source_id as string);
-          if (!s || s.status !== "completed" || !s.completed_at) continue;
+          if (s?.status !== "completed" || !s.completed_at) continue;
           const universityId = ids.get(s.domain) as number;
           completed.push({
             scan_id: Number(r.id),

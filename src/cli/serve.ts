@@ -39,7 +39,10 @@ export function registerServe(program: Command): void {
       "--allow-private-webhooks",
       "allow webhook receivers on loopback, private, link-local or metadata addresses (env UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1)",
     )
-    .option("--webhook-timeout <seconds>", "timeout of one webhook attempt (env UNIRANK_WEBHOOK_TIMEOUT; default 10)")
+    .option(
+      "--webhook-timeout <seconds>",
+      "timeout of one webhook attempt (env UNIRANK_WEBHOOK_TIMEOUT; default 10)",
+    )
     .action(async (opts) => {
       const config = loadConfig(opts);
       const server = await startServer(config);

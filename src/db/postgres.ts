@@ -13,7 +13,11 @@ export interface PostgresOptions {
   idleSeconds?: number;
 }
 
-const OUR_PARAMS = { pool: "poolSize", pool_timeout: "poolTimeoutSeconds", pool_idle: "idleSeconds" } as const;
+const OUR_PARAMS = {
+  pool: "poolSize",
+  pool_timeout: "poolTimeoutSeconds",
+  pool_idle: "idleSeconds",
+} as const;
 
 /** Splits our pool parameters off a `postgres://` URL; the rest of the URL goes to the driver unchanged. */
 export function parsePostgresUrl(url: string): { connectionString: string; options: PostgresOptions } {

@@ -21,18 +21,36 @@ export async function writeScanFile(
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
     return Math.round((seed / 0x7fffffff) * 1000) / 10;
   };
-  const columns = ["type", "domain", "name", "country", "source_id", "status", "started_at", "completed_at", ...SCORE_NAMES];
+  const columns = [
+    "type",
+    "domain",
+    "name",
+    "country",
+    "source_id",
+    "status",
+    "started_at",
+    "completed_at",
+    ...SCORE_NAMES,
+  ];
   if (format === "csv") await write(`${columns.join(",")}\n`);
   for (let u = 1; u <= universities; u++) {
     const domain = `gen-${u}.example`;
-    if (format === "csv") await write(`university,${domain},"Generated University ${u}, Campus ""${u % 7}""",DE${",".repeat(columns.length - 4)}\n`);
-    else await write(`${JSON.stringify({ type: "university", domain, name: `Generated University ${u}`, country: "DE" })}\n`);
+    if (format === "csv")
+      await write(
+        `university,${domain},"Generated University ${u}, Campus ""${u % 7}""",DE${",".repeat(columns.length - 4)}\n`,
+      );
+    else
+      await write(
+        `${JSON.stringify({ type: "university", domain, name: `Generated University ${u}`, country: "DE" })}\n`,
+      );
   }
   let scans = 0;
   const base = Date.UTC(2024, 0, 1);
   for (let s = 1; s <= scansPerUniversity; s++) {
     for (let u = 1; u <= universities; u++) {
-      const completed = new Date(base + (s * universities + u) * 60_000).toISOString().replace(".000Z", "+00:00");
+      const completed = new Date(base + (s * universities + u) * 60_000)
+        .toISOString()
+        .replace(".000Z", "+00:00");
       const scores = SCORE_NAMES.map(() => rnd());
       if (format === "csv") {
         await write(`scan,gen-${u}.example,,,gen-${u}-${s},completed,,${completed},${scores.join(",")}\n`);
