@@ -159,8 +159,8 @@ export function renderReadme(readme: string, r: Results, resultsPath: string): s
     "## Performance",
     "",
     `\`npm run bench\` (scripts in \`bench/\`) measures the API at scale against the ceiling of the runtime in one run:
-a bare \`Bun.serve\` answering a constant JSON body as large as the rankings page. "Uncached" requests each carry a
-distinct query string; "cached" ones repeat one URL. ${r.settings.connections} connections, ${r.settings.duration_s} s per run after a ${r.settings.warmup_s} s warm-up, load from
+a bare \`Bun.serve\` answering a constant JSON body as large as the rankings page. Uncached: ${r.settings.uncached};
+cached: the default server (response cache on) asked one URL over and over. ${r.settings.connections} connections, ${r.settings.duration_s} s per run after a ${r.settings.warmup_s} s warm-up, load from
 \`${r.settings.loader}\`. ${m.cores}. Run of ${r.date.slice(0, 16)} UTC, ${m.cpus} × ${m.cpu_model}, Bun ${m.bun},
 machine load before the run: \`${m.load_before.uptime}\`. Full figures: \`${resultsPath}\`.`,
     "",
