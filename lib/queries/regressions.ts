@@ -57,7 +57,7 @@ export async function regressions(
   const since = isoTimestamp(new Date(now.getTime() - days * DAY_MS));
   const score = CATEGORIES[category];
   const cur = sql.ref(`l.${score}`);
-  const prev = sql.ref(`p.${score}`);
+  const prev = sql.ref(`l.prev_${score}`);
   // Rounded half away from zero on both: SQLite's round() on a double is trunc(x + 0.5) for x >= 0, while
   // PostgreSQL's round(double precision) rounds half to even; floor(x + 0.5) is SQLite's arithmetic exactly.
   const tenths = sql`(${prev} - ${cur}) * 10`;
@@ -65,6 +65,9 @@ export async function regressions(
   // Integer tenths compared with integer tenths: 5.0 is at least min_drop 5, whatever the float noise.
   const threshold = Math.max(1, Math.ceil(min_drop * 10 - 1e-9));
 
+  // The previous completed scan is materialised on latest_scans (refreshLatest): one read over the
+  // completed_at index, no per-row search of scans;
+  // universities are joined to the page only.
   const rows = await sql<{
     university_id: number | string;
     domain: string;
@@ -78,23 +81,20 @@ export async function regressions(
     previous_score: number | string;
     drop_tenths: number | string;
     total: number | string;
-  }>`select l.university_id, u.domain, u.name, u.country,
-      l.scan_id, l.completed_at, ${cur} as current_score,
-      p.id as previous_id, p.completed_at as previous_completed_at, ${prev} as previous_score,
-      ${dropTenths} as drop_tenths, count(*) over () as total
-    from latest_scans l
-    join universities u on u.id = l.university_id
-    join scans p on p.id = (
-      select s2.id from scans s2
-      where s2.university_id = l.university_id and s2.status = 'completed'
-        and (s2.completed_at < l.completed_at or (s2.completed_at = l.completed_at and s2.id < l.scan_id))
-      order by s2.completed_at desc, s2.id desc
-      limit 1)
-    where l.completed_at >= ${since}
-      and ${cur} is not null and ${prev} is not null
-      and ${dropTenths} >= ${threshold}
-    order by ${dropTenths} desc, l.university_id asc
-    limit ${limit}`.execute(db);
+  }>`select r.*, u.domain, u.name, u.country
+    from (
+      select l.university_id, l.scan_id, l.completed_at, ${cur} as current_score,
+        l.previous_scan_id as previous_id, l.previous_completed_at, ${prev} as previous_score,
+        ${dropTenths} as drop_tenths, count(*) over () as total
+      from latest_scans l
+      where l.completed_at >= ${since}
+        and l.previous_scan_id is not null
+        and ${cur} is not null and ${prev} is not null
+        and ${dropTenths} >= ${threshold}
+      order by drop_tenths desc, l.university_id asc
+      limit ${limit}) r
+    join universities u on u.id = r.university_id
+    order by r.drop_tenths desc, r.university_id asc`.execute(db);
 
   const data = rows.rows.map((r) => ({
     university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },

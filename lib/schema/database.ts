@@ -37,13 +37,18 @@ export interface ScanBase {
 }
 
 /** One row per university with a completed scan: that latest scan, denormalised for rankings. */
-export type LatestScansTable = LatestBase & { [K in RankedScoreName]: ScoreColumn };
+export type LatestScansTable = LatestBase & { [K in RankedScoreName]: ScoreColumn } & {
+  [K in RankedScoreName as `prev_${K}`]: ScoreColumn;
+};
 
 export interface LatestBase {
   university_id: number;
   scan_id: number;
   completed_at: string;
   country: string;
+  /** The completed scan just before `scan_id` (same order), null when there is none; its scores are `prev_*`. */
+  previous_scan_id: number | null;
+  previous_completed_at: string | null;
 }
 
 export interface MetaTable {

@@ -2,12 +2,14 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator } from "k
 import * as core from "./migrations/001-core.ts";
 import * as access from "./migrations/002-access.ts";
 import * as webhooks from "./migrations/003-webhooks.ts";
+import * as previousScan from "./migrations/004-previous-scan.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
   "001-core": core,
   "003-webhooks": webhooks,
   "002-access": access,
+  "004-previous-scan": previousScan,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -147,9 +147,10 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
           // Read the generation before the data, so an entry is never newer-labelled than its data.
           const key = cacheKey(`${route.version} ${route.path}`, inputs);
           const generation = await readGeneration(ctx.db);
-          let entry = cache.get(key, generation);
-          payload = entry?.payload ?? (await route.handle({ ...inputs, request }));
-          if (!entry && (payload.status ?? 200) === 200) entry = cache.set(key, generation, payload);
+          // Single-flight: concurrent misses of one key share one computation.
+          const resolved = await cache.resolve(key, generation, () => route.handle({ ...inputs, request }));
+          payload = resolved.payload;
+          const entry = resolved.entry;
           // v2 envelopes carry a timestamp; other presentations are the same every time.
           body = presentAs === "v2" ? undefined : entry?.bodies.get(presentAs);
           if (body === undefined) {

@@ -19,11 +19,21 @@ export interface CacheEntry {
   bodies: Map<string, string>;
 }
 
+/** The answer of `resolve`: the payload, and the cache entry when it was (or is now) cached. */
+export interface Resolved {
+  payload: Payload;
+  entry: CacheEntry | undefined;
+}
+
 export class ResponseCache {
   readonly maxEntries: number;
   readonly #entries = new Map<string, CacheEntry>();
+  /** Computations under way, by key: concurrent misses of one key and generation share one (single-flight). */
+  readonly #inflight = new Map<string, { generation: number; promise: Promise<Resolved> }>();
   hits = 0;
   misses = 0;
+  /** Misses answered by joining a computation already under way instead of starting one. */
+  joined = 0;
 
   constructor(options: ResponseCacheOptions = {}) {
     const max = options.maxEntries ?? 1000;
@@ -61,6 +71,32 @@ export class ResponseCache {
       this.#entries.delete(oldest);
     }
     return entry;
+  }
+
+  /**
+   * The cached payload of `key` at `generation`, or the result of `compute`, cached when its status is 200.
+   * Single-flight: while a computation of `key` at `generation` is under way, other misses of the same key
+   * and generation wait for it instead of computing again, and share its result or its error.
+   */
+  async resolve(key: string, generation: number, compute: () => Promise<Payload>): Promise<Resolved> {
+    const entry = this.get(key, generation);
+    if (entry) return { payload: entry.payload, entry };
+    const running = this.#inflight.get(key);
+    if (running && running.generation === generation) {
+      this.joined++;
+      return running.promise;
+    }
+    const promise = (async (): Promise<Resolved> => {
+      const payload = await compute();
+      return { payload, entry: (payload.status ?? 200) === 200 ? this.set(key, generation, payload) : undefined };
+    })();
+    const flight = { generation, promise };
+    this.#inflight.set(key, flight);
+    try {
+      return await promise;
+    } finally {
+      if (this.#inflight.get(key) === flight) this.#inflight.delete(key);
+    }
   }
 
   clear(): void {
