@@ -78,7 +78,7 @@ export class ResponseCache {
    * Single-flight: while a computation of `key` at `generation` is under way, other misses of the same key
    * and generation wait for it instead of computing again, and share its result or its error.
    */
-  async resolve(key: string, generation: number, compute: () => Promise<Payload>): Promise<Resolved> {
+  async resolve(key: string, generation: number, compute: () => Payload | Promise<Payload>): Promise<Resolved> {
     const entry = this.get(key, generation);
     if (entry) return { payload: entry.payload, entry };
     const running = this.#inflight.get(key);
