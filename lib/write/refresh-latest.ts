@@ -22,7 +22,10 @@ async function refreshChunk(db: DB, ids: number[] | undefined): Promise<void> {
   if (ids) del = del.where("university_id", "in", ids);
   await del.execute();
   const cols = [...RANKED_SCORES, ...RANKED_SCORES.map((c) => `prev_${c}`)].map((c) => sql.ref(c));
-  const values = [...RANKED_SCORES.map((c) => sql.ref(`s.${c}`)), ...RANKED_SCORES.map((c) => sql.ref(`p.${c}`))];
+  const values = [
+    ...RANKED_SCORES.map((c) => sql.ref(`s.${c}`)),
+    ...RANKED_SCORES.map((c) => sql.ref(`p.${c}`)),
+  ];
   const scoped = ids ? sql`and s.university_id in (${sql.join(ids)})` : sql``;
   await sql`insert into latest_scans
       (university_id, scan_id, completed_at, country, previous_scan_id, previous_completed_at, ${sql.join(cols)})

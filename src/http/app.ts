@@ -145,7 +145,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
         let payload: Payload;
         if (cacheable) {
           // Read the generation before the data, so an entry is never newer-labelled than its data.
-          const key = cacheKey(`${route.version} ${route.path}`, inputs);
+          const scope = route.cacheScope ? ` ${route.cacheScope({ ...inputs, request })}` : "";
+          const key = cacheKey(`${route.version} ${route.path}`, inputs) + scope;
           const generation = await readGeneration(ctx.db);
           // Single-flight: concurrent misses of one key share one computation.
           const resolved = await cache.resolve(key, generation, () => route.handle({ ...inputs, request }));

@@ -78,7 +78,11 @@ export class ResponseCache {
    * Single-flight: while a computation of `key` at `generation` is under way, other misses of the same key
    * and generation wait for it instead of computing again, and share its result or its error.
    */
-  async resolve(key: string, generation: number, compute: () => Payload | Promise<Payload>): Promise<Resolved> {
+  async resolve(
+    key: string,
+    generation: number,
+    compute: () => Payload | Promise<Payload>,
+  ): Promise<Resolved> {
     const entry = this.get(key, generation);
     if (entry) return { payload: entry.payload, entry };
     const running = this.#inflight.get(key);
@@ -88,7 +92,10 @@ export class ResponseCache {
     }
     const promise = (async (): Promise<Resolved> => {
       const payload = await compute();
-      return { payload, entry: (payload.status ?? 200) === 200 ? this.set(key, generation, payload) : undefined };
+      return {
+        payload,
+        entry: (payload.status ?? 200) === 200 ? this.set(key, generation, payload) : undefined,
+      };
     })();
     const flight = { generation, promise };
     this.#inflight.set(key, flight);

@@ -38,10 +38,15 @@ export interface RouteSpec {
   /** A non-JSON raw route (docs page and assets): `data` is the body text, sent with this content type. */
   contentType?: string;
   /**
-   * Never answered from the response cache: the payload depends on the clock as well as the data
-   * (regressions), or needs no database at all (docs, which must not fail when storage does).
+   * Never answered from the response cache: the payload depends on the time of each request (export),
+   * or needs no database at all (docs, which must not fail when storage does).
    */
   uncached?: boolean;
+  /**
+   * What else than parameters and data the payload depends on (regressions: the current second of the
+   * clock), added to the cache key: an entry is reused only while this is unchanged.
+   */
+  cacheScope?: (input: HandlerInput) => string;
   handle(input: HandlerInput): Promise<Payload> | Payload;
 }
 

@@ -4,6 +4,7 @@ import {
   getScan,
   getUniversity,
   IdParams,
+  isoTimestamp,
   LeaderboardMetaSchema,
   LeaderboardParams,
   LeaderboardSchema,
@@ -33,6 +34,15 @@ import type { RouteSpec } from "./route.ts";
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
   const { db } = ctx;
+  // One reading of the clock per request, shared by the cache key and the handler.
+  const nows = new WeakMap<Request, Date>();
+  const requestNow = (request: Request): Date => {
+    const seen = nows.get(request);
+    if (seen) return seen;
+    const now = ctx.clock();
+    nows.set(request, now);
+    return now;
+  };
   const route = (r: Omit<RouteSpec, "version" | "tags">): RouteSpec => ({
     version: "v2",
     tags: ["v2"],
@@ -114,8 +124,10 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       query: RegressionsParams,
       response: RegressionListSchema,
       meta: RegressionsMetaSchema,
-      uncached: true,
-      handle: ({ query }) => regressions(db, query, { clock: ctx.clock }),
+      // Cached per second of the clock (the window's start has a one-second resolution): exact, and
+      // concurrent requests share one computation.
+      cacheScope: ({ request }) => isoTimestamp(requestNow(request)),
+      handle: ({ query, request }) => regressions(db, query, { clock: () => requestNow(request) }),
     }),
   ];
   routes.push(

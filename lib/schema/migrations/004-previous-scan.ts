@@ -34,7 +34,11 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const name of [...RANKED_SCORES.map((c) => `prev_${c}`), "previous_completed_at", "previous_scan_id"]) {
+  for (const name of [
+    ...RANKED_SCORES.map((c) => `prev_${c}`),
+    "previous_completed_at",
+    "previous_scan_id",
+  ]) {
     await db.schema.alterTable("latest_scans").dropColumn(name).execute();
   }
 }
