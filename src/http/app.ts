@@ -72,7 +72,9 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
   const cache = ctx.cache === false ? null : (ctx.cache ?? new ResponseCache());
   const prefix = options.prefix ?? "";
   const inside = (pathname: string) =>
-    prefix && (pathname === prefix || pathname.startsWith(`${prefix}/`)) ? pathname.slice(prefix.length) : pathname;
+    prefix && (pathname === prefix || pathname.startsWith(`${prefix}/`))
+      ? pathname.slice(prefix.length)
+      : pathname;
   const matchesRoute = pathMatcher(routes);
   const isKnownPath = (pathname: string) => matchesRoute(inside(pathname));
   const requestIds = new WeakMap<Request, string>();
@@ -88,7 +90,10 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     return response;
   };
   const fail = (request: Request, thrown: unknown, headers?: Record<string, string>) =>
-    finish(request, errorResponse(ctx, request, versionOf(inside(new URL(request.url).pathname)), thrown, headers));
+    finish(
+      request,
+      errorResponse(ctx, request, versionOf(inside(new URL(request.url).pathname)), thrown, headers),
+    );
 
   const app = new Elysia({ name: "unirank", prefix })
     .onRequest(({ request }) => {

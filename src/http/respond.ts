@@ -40,10 +40,7 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     const etag = etagOf(body);
     headers.set("ETag", etag);
     const inm = request.headers.get("If-None-Match");
-    if (
-      inm &&
-      inm.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")
-    ) {
+    if (inm?.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")) {
       return new Response(null, { status: 304, headers });
     }
   }
