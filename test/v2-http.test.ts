@@ -379,4 +379,19 @@ describeEachDatabase("http v2", (get) => {
     await call(client, "/api/v2/rankings");
     expect(cache.hits).toBeGreaterThan(0);
   });
+
+  test("a v2 ETag follows the payload, not the envelope timestamp, so 304 holds across seconds", async () => {
+    let now = V2_NOW;
+    const client = appClient({ ...testContext(get().db), clock: () => now });
+    const first = await call(client, `/api/v2/universities/${ids.university("two.de.example")}`);
+    const etag = first.response.headers.get("ETag");
+    expect(etag).toBeTruthy();
+    now = new Date(V2_NOW.getTime() + 5000);
+    const again = await client.fetch(`/api/v2/universities/${ids.university("two.de.example")}`, {
+      headers: { "If-None-Match": etag! },
+    });
+    expect(again.status).toBe(304);
+    const other = await call(client, "/api/v2/universities/1");
+    expect(other.response.headers.get("ETag")).not.toBe(etag);
+  });
 });

@@ -7,8 +7,8 @@ import * as previousScan from "./migrations/004-previous-scan.ts";
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
   "001-core": core,
-  "003-webhooks": webhooks,
   "002-access": access,
+  "003-webhooks": webhooks,
   "004-previous-scan": previousScan,
 };
 

@@ -174,6 +174,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
             cache: route.cache ?? "public",
             contentType: route.contentType,
             headers: gate?.headers,
+            // The v2 envelope's timestamp changes every second; the entity tag follows the payload only.
+            etagSource: presentAs === "v2" ? `v2 ${JSON.stringify([payload.data, payload.meta])}` : undefined,
           }),
         );
       } catch (e) {

@@ -29,6 +29,8 @@ export interface JsonResponseOptions {
   headers?: Record<string, string>;
   /** Default `application/json; charset=utf-8`. */
   contentType?: string | undefined;
+  /** What the ETag hashes when the body holds parts that change on every answer (the v2 timestamp). */
+  etagSource?: string | undefined;
 }
 
 export function jsonResponse(request: Request, body: string, options: JsonResponseOptions): Response {
@@ -37,7 +39,7 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
   headers.set("Cache-Control", options.cache === "public" ? "public, max-age=60" : "no-store");
   headers.set("Vary", "Accept-Encoding");
   if (options.status === 200 && request.method !== "POST") {
-    const etag = etagOf(body);
+    const etag = etagOf(options.etagSource ?? body);
     headers.set("ETag", etag);
     const inm = request.headers.get("If-None-Match");
     if (inm?.split(",").some((t) => t.trim() === etag || t.trim() === `W/${etag}` || t.trim() === "*")) {
