@@ -10,7 +10,7 @@ export interface CountryStyle {
   syllables: readonly string[];
 }
 
-const LATIN = [
+export const LATIN = [
   "nor",
   "ha",
   "ven",

@@ -2,7 +2,7 @@ import { SUB_SCORES, type SubScoreName } from "../scores/catalogue.ts";
 import { deriveScores, round1 } from "../scores/derive.ts";
 import { isoTimestamp, sqlTimestamp } from "../time/format.ts";
 import type { IngestRecord, ScanRecord, UniversityRecord } from "../write/records.ts";
-import { COUNTRIES } from "./countries.ts";
+import { COUNTRIES, LATIN } from "./countries.ts";
 import { Random } from "./random.ts";
 
 export interface GenerateOptions {
@@ -18,23 +18,8 @@ export interface GenerateOptions {
 
 export const DEFAULT_ANCHOR = new Date("2026-11-20T00:00:00Z");
 const DAY = 86_400_000;
-const LATIN = [
-  "nor",
-  "ha",
-  "ven",
-  "bel",
-  "mar",
-  "ros",
-  "tal",
-  "lin",
-  "cas",
-  "dor",
-  "mi",
-  "ra",
-  "sel",
-  "vik",
-  "an",
-];
+/** Syllables of domain slugs: the first 15 Latin ones (changing them would change every generated dataset). */
+const SLUG_SYLLABLES = LATIN.slice(0, 15);
 
 const clamp = (n: number) => Math.min(100, Math.max(0, n));
 
@@ -53,7 +38,7 @@ export function* generateDataset(options: GenerateOptions = {}): Generator<Inges
     const style = COUNTRIES[(i * 7 + rnd.int(0, 3)) % COUNTRIES.length]!;
     const place = Array.from({ length: rnd.int(2, 3) }, () => rnd.pick(style.syllables)).join("");
     const placeName = place.charAt(0).toUpperCase() + place.slice(1);
-    const slug = Array.from({ length: rnd.int(2, 3) }, () => rnd.pick(LATIN)).join("");
+    const slug = Array.from({ length: rnd.int(2, 3) }, () => rnd.pick(SLUG_SYLLABLES)).join("");
     const created = new Date(anchor.getTime() - rnd.int(400, 1200) * DAY - rnd.int(0, DAY / 1000) * 1000);
     const rec: UniversityRecord = {
       type: "university",
