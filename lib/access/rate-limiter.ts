@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { prepared } from "../queries/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
 
@@ -39,29 +40,19 @@ export async function consumeRateLimit(db: DB | AccessDB, input: ConsumeInput): 
   const windowMs = (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000;
   const now = input.now.getTime();
   const { client, limit } = input;
+  const base = db as DB;
   return accessDb(db)
     .transaction()
     .execute(async (trx) => {
-      await trx
-        .insertInto("rate_limit_clients")
-        .values({ client, touched_at: now })
-        .onConflict((oc) => oc.column("client").doUpdateSet({ touched_at: now }))
-        .execute();
-      await trx
-        .deleteFrom("rate_limit_hits")
-        .where("client", "=", client)
-        .where("at", "<=", now - windowMs)
-        .execute();
-      const row = await trx
-        .selectFrom("rate_limit_hits")
-        .select([sql<number | string>`count(*)`.as("n"), sql<number | string | null>`min(at)`.as("oldest")])
-        .where("client", "=", client)
-        .executeTakeFirst();
+      const on = trx as unknown as DB;
+      await touchClient(base, [client, now], 0, on);
+      await dropAged(base, [client, now - windowMs], 0, on);
+      const [row] = await countHits(base, [client], 0, on);
       const used = Number(row?.n ?? 0);
       let oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
       const allowed = used < limit;
       if (allowed) {
-        await trx.insertInto("rate_limit_hits").values({ client, at: now }).execute();
+        await recordHit(base, [client, now], 0, on);
         oldest ??= now;
       }
       const resetAt = (oldest ?? now) + windowMs;
@@ -74,6 +65,36 @@ export async function consumeRateLimit(db: DB | AccessDB, input: ConsumeInput): 
       };
     });
 }
+
+// The four statements of a decision, compiled once per database and run inside each decision's transaction.
+type Arg = (i: number) => string | number;
+const text = (arg: Arg, i: number) => arg(i) as string;
+const int = (arg: Arg, i: number) => arg(i) as number;
+const touchClient = prepared((db, arg: Arg) =>
+  accessDb(db)
+    .insertInto("rate_limit_clients")
+    .values({ client: text(arg, 0), touched_at: int(arg, 1) })
+    .onConflict((oc) =>
+      oc.column("client").doUpdateSet({ touched_at: (eb) => eb.ref("excluded.touched_at") }),
+    ),
+);
+const dropAged = prepared((db, arg: Arg) =>
+  accessDb(db)
+    .deleteFrom("rate_limit_hits")
+    .where("client", "=", text(arg, 0))
+    .where("at", "<=", int(arg, 1)),
+);
+const countHits = prepared((db, arg: Arg) =>
+  accessDb(db)
+    .selectFrom("rate_limit_hits")
+    .select([sql<number | string>`count(*)`.as("n"), sql<number | string | null>`min(at)`.as("oldest")])
+    .where("client", "=", text(arg, 0)),
+);
+const recordHit = prepared((db, arg: Arg) =>
+  accessDb(db)
+    .insertInto("rate_limit_hits")
+    .values({ client: text(arg, 0), at: int(arg, 1) }),
+);
 
 /** Removes rows of the rate limiter that no window can count any more. */
 export async function pruneRateLimits(db: DB | AccessDB, now: Date, windowSeconds = RATE_WINDOW_SECONDS) {
