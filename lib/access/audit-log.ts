@@ -1,35 +1,16 @@
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import { API_KEY_PATTERN } from "./api-key-format.ts";
-import { type AccessDB, accessDb } from "./tables.ts";
+import { type AccessDB, type AuditLogTable, accessDb } from "./tables.ts";
 
-/** One audited request. */
-export interface AuditEntry {
-  /** When the request arrived. */
-  at: Date;
-  request_id: string;
-  /** The key's id (never the key); null for anonymous or unknown-key requests. */
-  key_id: number | null;
-  client_ip: string;
-  method: string;
-  /** Path and query; pass it through `redactPath` (the writer does it again anyway). */
-  path: string;
-  status: number;
-  duration_ms: number;
-}
+/** The fields every audit row records (the table's own documentation says what each holds). */
+type AuditFields = Omit<AuditLogTable, "id" | "at">;
+
+/** One audited request; `at` is when it arrived. `path` should pass through `redactPath` (the writer does it again). */
+export type AuditEntry = AuditFields & { at: Date };
 
 /** An audit row as read back. */
-export interface AuditRecord {
-  id: number;
-  time: string;
-  request_id: string;
-  key_id: number | null;
-  client_ip: string;
-  method: string;
-  path: string;
-  status: number;
-  duration_ms: number;
-}
+export type AuditRecord = AuditFields & { id: number; time: string };
 
 const MAX_PATH = 2048;
 

@@ -38,9 +38,11 @@ export interface AuditLogTable {
   id: Generated<number>;
   at: number | string;
   request_id: string;
+  /** The key's id (never the key); null for anonymous or unknown-key requests. */
   key_id: number | null;
   client_ip: string;
   method: string;
+  /** Path and query, with `api_key` redacted. */
   path: string;
   status: number;
   duration_ms: number;

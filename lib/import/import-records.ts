@@ -3,6 +3,7 @@ import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp, systemClock } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
+import { resolveDomainIds } from "../write/domain-ids.ts";
 import { bumpGeneration } from "../write/generation.ts";
 import type { ScanRecord, UniversityRecord } from "../write/records.ts";
 import { refreshLatest } from "../write/refresh-latest.ts";
@@ -229,15 +230,11 @@ export async function importRecords(
         await flushUniversities();
         let batch = [...scans.values()];
         scans = new Map();
-        const missing = [...new Set(batch.map((b) => b.record.domain).filter((d) => !ids.has(d)))];
-        if (missing.length > 0) {
-          const found = await trx
-            .selectFrom("universities")
-            .select(["id", "domain"])
-            .where("domain", "in", missing)
-            .execute();
-          for (const r of found) ids.set(r.domain, Number(r.id));
-        }
+        await resolveDomainIds(
+          trx,
+          ids,
+          batch.map((b) => b.record.domain),
+        );
         batch = batch.filter((b) => {
           if (ids.has(b.record.domain)) return true;
           const why = rejectedDomains.get(b.record.domain);

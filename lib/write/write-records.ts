@@ -3,6 +3,7 @@ import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
+import { resolveDomainIds } from "./domain-ids.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { IngestRecord, ScanRecord, UniversityRecord } from "./records.ts";
 import { refreshLatest } from "./refresh-latest.ts";
@@ -69,15 +70,11 @@ export async function writeRecords(
     const flushScans = async () => {
       if (scans.length === 0) return;
       await flushUniversities();
-      const missing = [...new Set(scans.map((s) => s.domain).filter((d) => !ids.has(d)))];
-      if (missing.length > 0) {
-        const found = await trx
-          .selectFrom("universities")
-          .select(["id", "domain"])
-          .where("domain", "in", missing)
-          .execute();
-        for (const r of found) ids.set(r.domain, Number(r.id));
-      }
+      await resolveDomainIds(
+        trx,
+        ids,
+        scans.map((s) => s.domain),
+      );
       const rows = scans.map((s) => {
         const universityId = ids.get(s.domain);
         if (universityId === undefined) throw new Error(`scan ${s.source_id}: unknown domain ${s.domain}`);
