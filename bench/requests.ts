@@ -1,0 +1,65 @@
+/**
+ * In-process cost of one request, without the network: the app as `unirank serve` builds it (access guard
+ * with the rate limit off, response cache off), asked through `app.handle` in a loop. Prints microseconds per
+ * request for each endpoint, so a change to the request path can be measured without a load run.
+ *
+ *   bun bench/requests.ts DB [--iterations N] [--only a,b] [--cache]
+ *
+ * Under `bun --cpu-prof` it shows where those microseconds go.
+ */
+import { Database } from "bun:sqlite";
+import { openDatabase } from "../src/db/open.ts";
+import { createAccessGuard } from "../src/http/access.ts";
+import { createApp } from "../src/http/app.ts";
+import { appContext } from "../src/server.ts";
+import { buildScenarios } from "./scenarios.ts";
+
+const argv = process.argv.slice(2);
+const value = (name: string) => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 ? argv[i + 1] : undefined;
+};
+const dbPath = argv[0];
+if (!dbPath || dbPath.startsWith("--"))
+  throw new Error("usage: requests.ts DB [--iterations N] [--only a,b]");
+const iterations = Number(value("iterations") ?? 2000);
+const only = value("only")?.split(",") ?? null;
+const cached = argv.includes("--cache");
+
+const probe = new Database(dbPath, { readonly: true });
+probe.close();
+const opened = await openDatabase(dbPath);
+const config = {
+  db: dbPath,
+  logDir: "/tmp",
+  cache: cached,
+  cacheEntries: 1000,
+  minFreeDiskGb: 0,
+} as Parameters<typeof appContext>[0];
+const log = () => {};
+const ctx = appContext(config, opened, log);
+const access = createAccessGuard({ db: opened.db, clock: ctx.clock, anonymousLimit: 0, pruneIntervalMs: 0 });
+const app = createApp({ ...ctx, access });
+
+const mode = cached ? "cached" : "uncached";
+for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
+  if (only && !only.includes(sc.name)) continue;
+  const paths = sc.paths[mode] ?? sc.paths.uncached;
+  const ask = async (i: number) => {
+    const path = paths[i % paths.length] as string;
+    const url = `http://127.0.0.1${path}${cached ? "" : `${path.includes("?") ? "&" : "?"}_=${i}`}`;
+    const response = await app.handle(new Request(url));
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.arrayBuffer()).byteLength;
+  };
+  for (let i = 0; i < Math.min(200, iterations); i++) await ask(i);
+  let bytes = 0;
+  const started = performance.now();
+  for (let i = 0; i < iterations; i++) bytes += await ask(i);
+  const us = ((performance.now() - started) * 1000) / iterations;
+  process.stdout.write(
+    `${sc.name.padEnd(14)} ${mode.padEnd(8)} ${us.toFixed(1).padStart(8)} µs/request  ${Math.round(bytes / iterations)} B\n`,
+  );
+}
+await access.close();
+await opened.close();
