@@ -45,10 +45,20 @@ function parseOne(name: string, raw: string, c: Constraints): { value?: unknown;
   if (c.maxLength !== undefined && length > c.maxLength) {
     return { error: `${name} must be at most ${c.maxLength} characters` };
   }
-  if (c.pattern !== undefined && !new RegExp(c.pattern, "u").test(raw)) {
+  if (c.pattern !== undefined && !patternOf(c.pattern).test(raw)) {
     return { error: `${name} is malformed${c.pattern ? ` (${describePattern(name)})` : ""}` };
   }
   return { value: raw };
+}
+
+const patterns = new Map<string, RegExp>();
+function patternOf(source: string): RegExp {
+  let re = patterns.get(source);
+  if (!re) {
+    re = new RegExp(source, "u");
+    patterns.set(source, re);
+  }
+  return re;
 }
 
 function describePattern(name: string): string {
@@ -56,6 +66,27 @@ function describePattern(name: string): string {
   if (name === "ids") return "comma-separated positive integers";
   if (name === "search") return "control characters are not allowed";
   return "see the documentation";
+}
+
+interface Field {
+  name: string;
+  c: Constraints;
+  required: boolean;
+}
+const fields = new WeakMap<TObject, Field[]>();
+/** The properties of a schema, read once per schema (parsing runs on every request). */
+function fieldsOf(schema: TObject): Field[] {
+  let list = fields.get(schema);
+  if (!list) {
+    const required = new Set(schema.required ?? []);
+    list = Object.entries(schema.properties as Record<string, TSchema>).map(([name, prop]) => ({
+      name,
+      c: prop as unknown as Constraints,
+      required: required.has(name),
+    }));
+    fields.set(schema, list);
+  }
+  return list;
 }
 
 /**
@@ -67,9 +98,7 @@ function describePattern(name: string): string {
 export function parseParams<T extends TObject>(schema: T, raw: RawParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const details: ErrorDetail[] = [];
-  const required = new Set(schema.required ?? []);
-  for (const [name, prop] of Object.entries(schema.properties as Record<string, TSchema>)) {
-    const c = prop as unknown as Constraints;
+  for (const { name, c, required } of fieldsOf(schema)) {
     let value = raw[name];
     if (Array.isArray(value)) {
       if (value.length > 1) {
@@ -79,7 +108,7 @@ export function parseParams<T extends TObject>(schema: T, raw: RawParams): Recor
       value = value[0];
     }
     if (value === undefined) {
-      if (required.has(name)) details.push({ param: name, message: `${name} is required` });
+      if (required) details.push({ param: name, message: `${name} is required` });
       else if (c.default !== undefined) out[name] = c.default;
       continue;
     }

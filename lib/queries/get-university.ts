@@ -18,18 +18,22 @@ export interface UniversityDetail extends University {
 const universityQuery = prepared((db, arg: (i: number) => number) =>
   db.selectFrom("universities").select(UNIVERSITY_COLUMNS).where("id", "=", arg(0)),
 );
-const scanCountQuery = prepared((db, arg: (i: number) => number) =>
+/** The university, its completed scan count and its latest completed scan, in one statement. */
+const detailQuery = prepared((db, arg: (i: number) => number) =>
   db
-    .selectFrom("scans")
-    .select(countAll.as("n"))
-    .where("university_id", "=", arg(0))
-    .where("status", "=", "completed"),
-);
-const latestScanQuery = prepared((db, arg: (i: number) => number) =>
-  db
-    .selectFrom("latest_scans")
-    .select(["scan_id", "completed_at", "overall_score"])
-    .where("university_id", "=", arg(0)),
+    .selectFrom("universities as u")
+    .leftJoin("latest_scans as l", "l.university_id", "u.id")
+    .select(["u.id", "u.domain", "u.name", "u.country", "u.created_at"])
+    .select(["l.scan_id", "l.completed_at as latest_completed_at", "l.overall_score as latest_overall_score"])
+    .select((eb) =>
+      eb
+        .selectFrom("scans as s")
+        .select(countAll.as("n"))
+        .whereRef("s.university_id", "=", "u.id")
+        .where("s.status", "=", "completed")
+        .as("scan_count"),
+    )
+    .where("u.id", "=", arg(0)),
 );
 
 export async function findUniversity(db: DB, id: number): Promise<University> {
@@ -40,17 +44,19 @@ export async function findUniversity(db: DB, id: number): Promise<University> {
 
 /** One university with its number of completed scans and its latest completed scan. */
 export async function getUniversity(db: DB, id: number): Promise<UniversityDetail> {
-  const university = await findUniversity(db, id);
-  const [[count], [latest]] = await Promise.all([scanCountQuery(db, [id]), latestScanQuery(db, [id])]);
+  const [row] = await detailQuery(db, [id]);
+  if (!row) throw notFound(`University ${id} does not exist`);
+  const { scan_id, latest_completed_at, latest_overall_score, scan_count, ...university } = row;
   return {
     ...university,
-    scan_count: toNumber(count?.n),
-    latest_scan: latest
-      ? {
-          id: Number(latest.scan_id),
-          completed_at: latest.completed_at,
-          overall_score: latest.overall_score == null ? null : Number(latest.overall_score),
-        }
-      : null,
+    scan_count: toNumber(scan_count),
+    latest_scan:
+      scan_id == null || latest_completed_at == null
+        ? null
+        : {
+            id: Number(scan_id),
+            completed_at: latest_completed_at,
+            overall_score: latest_overall_score == null ? null : Number(latest_overall_score),
+          },
   };
 }

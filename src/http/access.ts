@@ -17,7 +17,7 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
-import type { ApiVersion } from "./route.ts";
+import { type ApiVersion, splitUrl } from "./route.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -83,7 +83,7 @@ export function requestTarget(url: string): string {
 }
 
 /** Every key value the request carries, from the three places. */
-function suppliedKeys(request: Request, url: URL): string[] {
+function suppliedKeys(request: Request, search: string): string[] {
   const keys: string[] = [];
   const header = request.headers.get("x-api-key");
   // Repeated headers arrive joined by ", "; a key never contains a comma.
@@ -95,7 +95,10 @@ function suppliedKeys(request: Request, url: URL): string[] {
       if (m) keys.push((m[1] ?? "").trim());
     }
   }
-  keys.push(...url.searchParams.getAll("api_key").map((k) => k.trim()));
+  // The query string is parsed only when it may name `api_key` (plainly or percent-encoded).
+  if (search.includes("api_key") || search.includes("%")) {
+    keys.push(...new URLSearchParams(search).getAll("api_key").map((k) => k.trim()));
+  }
   return keys;
 }
 
@@ -170,8 +173,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     return {
       headers,
       async admit() {
-        const url = new URL(request.url);
-        const supplied = suppliedKeys(request, url);
+        const supplied = suppliedKeys(request, splitUrl(request.url).search);
         keySupplied = supplied.length > 0;
         if (new Set(supplied).size > 1) {
           const message = "Two different API keys were sent; send one key, in one place";
@@ -209,6 +211,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           limit = key.rate_limit;
           policy = "per-key";
         } else {
+          if (anonymousLimit <= 0) return;
           client = `ip:${clientGroup(ipOf())}`;
           limit = anonymousLimit;
           policy = "per-ip";

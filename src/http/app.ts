@@ -12,13 +12,15 @@ import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
 import { withDocs } from "./docs.ts";
 import { healthRoute } from "./health.ts";
-import { errorResponse, presentSuccess } from "./present.ts";
-import { jsonResponse } from "./respond.ts";
-import { type Payload, pathMatcher, type RouteSpec, versionOf } from "./route.ts";
+import { errorResponse, serialise, v2Envelope } from "./present.ts";
+import { etagOf, jsonResponse } from "./respond.ts";
+import { type Payload, pathMatcher, type RouteSpec, splitUrl, versionOf } from "./route.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
+const EXPOSE =
+  "X-Request-Id, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After";
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
@@ -26,9 +28,10 @@ export function allRoutes(ctx: AppContext): RouteSpec[] {
   return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], { version: ctx.version });
 }
 
-function rawQuery(url: URL): RawParams {
+function rawQuery(search: string): RawParams {
   const out: Record<string, string | string[]> = {};
-  for (const [k, v] of url.searchParams) {
+  if (search === "") return out;
+  for (const [k, v] of new URLSearchParams(search)) {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
@@ -36,7 +39,7 @@ function rawQuery(url: URL): RawParams {
 }
 
 /** Parses path and query together so `details` names every bad parameter at once. */
-function parseInputs(route: RouteSpec, rawPath: RawParams, url: URL) {
+function parseInputs(route: RouteSpec, rawPath: RawParams, search: string) {
   const details: ErrorDetail[] = [];
   const parse = (schema: RouteSpec["query"], raw: RawParams) => {
     if (!schema) return {};
@@ -49,7 +52,7 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, url: URL) {
     }
   };
   const params = parse(route.params, rawPath);
-  const query = parse(route.query, rawQuery(url));
+  const query = parse(route.query, route.query ? rawQuery(search) : {});
   if (details.length > 0) {
     throw new UnirankError("INVALID_PARAMETER", details.map((d) => d.message).join("; "), details);
   }
@@ -80,26 +83,31 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
   const requestIds = new WeakMap<Request, string>();
   const requestId = (request: Request) => requestIds.get(request) ?? "";
 
+  /** Headers of every answer: the request id and CORS. */
+  const common = (request: Request, extra?: Record<string, string>): Record<string, string> => ({
+    ...extra,
+    "X-Request-Id": requestId(request),
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Expose-Headers": EXPOSE,
+  });
   const finish = (request: Request, response: Response): Response => {
-    response.headers.set("X-Request-Id", requestId(request));
-    response.headers.set("Access-Control-Allow-Origin", "*");
-    response.headers.set(
-      "Access-Control-Expose-Headers",
-      "X-Request-Id, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After",
-    );
+    for (const [name, value] of Object.entries(common(request))) response.headers.set(name, value);
     return response;
   };
   const fail = (request: Request, thrown: unknown, headers?: Record<string, string>) =>
-    finish(
+    errorResponse(
+      ctx,
       request,
-      errorResponse(ctx, request, versionOf(inside(new URL(request.url).pathname)), thrown, headers),
+      versionOf(inside(splitUrl(request.url).pathname)),
+      thrown,
+      common(request, headers),
     );
 
   const app = new Elysia({ name: "unirank", prefix })
     .onRequest(({ request }) => {
       const incoming = request.headers.get("X-Request-Id");
       requestIds.set(request, incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID());
-      const { pathname } = new URL(request.url);
+      const { pathname } = splitUrl(request.url);
       if (request.method === "OPTIONS") {
         const known = isKnownPath(pathname);
         const response = new Response(null, {
@@ -131,23 +139,22 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     })
     .onError(({ request, code, error }) => {
       if (code === "NOT_FOUND") {
-        return fail(request, new UnirankError("NOT_FOUND", `No route for ${new URL(request.url).pathname}`));
+        return fail(request, new UnirankError("NOT_FOUND", `No route for ${splitUrl(request.url).pathname}`));
       }
       return fail(request, error);
     });
 
   for (const route of routes) {
+    const presentAs = route.raw ? "none" : route.version;
+    const cacheable = cache !== null && (route.cache ?? "public") === "public" && !route.uncached;
+    const render = (p: Payload): string => (route.contentType ? String(p.data) : serialise(presentAs, p));
     const respond = async (request: Request, params: Record<string, string>, gate?: AccessGate) => {
       try {
         await gate?.admit();
-        const url = new URL(request.url);
-        const inputs = parseInputs(route, params, url);
-        const presentAs = route.raw ? "none" : route.version;
-        const cacheable = cache !== null && (route.cache ?? "public") === "public" && !route.uncached;
-        const render = (p: Payload) =>
-          route.contentType ? String(p.data) : JSON.stringify(presentSuccess(presentAs, p, ctx.clock()));
-        let body: string | undefined;
+        const inputs = parseInputs(route, params, splitUrl(request.url).search);
         let payload: Payload;
+        let body: string;
+        let etag: string | undefined;
         if (cacheable) {
           // Read the generation before the data, so an entry is never newer-labelled than its data.
           const scope = route.cacheScope ? ` ${route.cacheScope({ ...inputs, request })}` : "";
@@ -156,28 +163,29 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
           // Single-flight: concurrent misses of one key share one computation.
           const resolved = await cache.resolve(key, generation, () => route.handle({ ...inputs, request }));
           payload = resolved.payload;
-          const entry = resolved.entry;
-          // v2 envelopes carry a timestamp; other presentations are the same every time.
-          body = presentAs === "v2" ? undefined : entry?.bodies.get(presentAs);
-          if (body === undefined) {
-            body = render(payload);
-            if (presentAs !== "v2") entry?.bodies.set(presentAs, body);
+          let rendered = resolved.entry?.rendered.get(presentAs);
+          if (rendered === undefined) {
+            const text = render(payload);
+            rendered = { body: text, etag: etagOf(text) };
+            resolved.entry?.rendered.set(presentAs, rendered);
           }
+          body = rendered.body;
+          etag = rendered.etag;
         } else {
           payload = await route.handle({ ...inputs, request });
           body = render(payload);
         }
-        return finish(
-          request,
-          jsonResponse(request, body, {
-            status: payload.status ?? 200,
-            cache: route.cache ?? "public",
-            contentType: route.contentType,
-            headers: gate?.headers,
-            // The v2 envelope's timestamp changes every second; the entity tag follows the payload only.
-            etagSource: presentAs === "v2" ? `v2 ${JSON.stringify([payload.data, payload.meta])}` : undefined,
-          }),
-        );
+        // The v2 envelope's timestamp changes every second; the entity tag follows the rest only.
+        const etagSource = presentAs === "v2" ? body : undefined;
+        if (presentAs === "v2") body = v2Envelope(body, ctx.clock());
+        return jsonResponse(request, body, {
+          status: payload.status ?? 200,
+          cache: route.cache ?? "public",
+          contentType: route.contentType,
+          headers: common(request, gate?.headers),
+          etag,
+          etagSource,
+        });
       } catch (e) {
         return fail(request, e, gate?.headers);
       }

@@ -3,20 +3,26 @@ import type { Payload } from "./route.ts";
 /**
  * In-memory LRU of successful route payloads, keyed by operation and its parsed (normalised) parameters.
  * Every entry remembers the data generation it was computed at (`readGeneration`); an entry of another
- * generation is a miss, so any write transaction invalidates every answer at once. Only the payload is
- * kept, never a presented body, so per-request parts (the v2 timestamp, headers) stay fresh and the
- * ETag of a cached answer is exactly the ETag of a recomputed one.
+ * generation is a miss, so any write transaction invalidates every answer at once. Beside the payload an entry
+ * keeps its serialised form per presentation, without per-request parts (the v2 timestamp, headers), so those
+ * stay fresh and the ETag of a cached answer is exactly the ETag of a recomputed one.
  */
 export interface ResponseCacheOptions {
   /** Most entries kept; the least recently used one is dropped beyond it (default 1000). */
   maxEntries?: number;
 }
 
+/** A payload serialised once, with the entity tag of what it says. */
+export interface Rendered {
+  body: string;
+  etag: string;
+}
+
 export interface CacheEntry {
   generation: number;
   payload: Payload;
-  /** Serialised body per presentation (v1 and raw bodies do not change between requests). */
-  bodies: Map<string, string>;
+  /** Serialised answer and its ETag per presentation (`serialise`: for v2 the envelope without its timestamp). */
+  rendered: Map<string, Rendered>;
 }
 
 /** The answer of `resolve`: the payload, and the cache entry when it was (or is now) cached. */
@@ -62,7 +68,7 @@ export class ResponseCache {
   }
 
   set(key: string, generation: number, payload: Payload): CacheEntry {
-    const entry: CacheEntry = { generation, payload, bodies: new Map() };
+    const entry: CacheEntry = { generation, payload, rendered: new Map() };
     this.#entries.delete(key);
     this.#entries.set(key, entry);
     while (this.#entries.size > this.maxEntries) {

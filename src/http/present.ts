@@ -4,25 +4,22 @@ import { HTTP_STATUS } from "./error-status.ts";
 import { jsonResponse } from "./respond.ts";
 import type { ApiVersion, Payload } from "./route.ts";
 
-/** Wraps a payload in the shape of its version: v1 `{success, data, meta?}`, v2 the envelope. */
-export function presentSuccess(version: ApiVersion, payload: Payload, now: Date): unknown {
-  if (version === "v2") {
-    return {
-      api_version: "2.0",
-      success: true,
-      timestamp: isoTimestamp(now),
-      data: payload.data,
-      ...(payload.meta === undefined ? {} : { meta: payload.meta }),
-    };
-  }
-  if (version === "v1") {
-    return {
-      success: true,
-      data: payload.data,
-      ...(payload.meta === undefined ? {} : { meta: payload.meta }),
-    };
-  }
-  return payload.data;
+/**
+ * Serialises a successful payload in the shape of its version: v1 `{success, data, meta?}`, raw routes their
+ * data as is, and v2 the part of its envelope that follows the timestamp (`"data":…,"meta":…}`), which is the
+ * same for every request of one payload; `v2Envelope` puts the timestamp in front.
+ */
+export function serialise(version: ApiVersion, payload: Payload): string {
+  const meta = payload.meta === undefined ? "" : `,"meta":${JSON.stringify(payload.meta)}`;
+  const data = JSON.stringify(payload.data ?? null);
+  if (version === "v2") return `"data":${data}${meta}}`;
+  if (version === "v1") return `{"success":true,"data":${data}${meta}}`;
+  return data;
+}
+
+/** The whole v2 body: `{api_version, success, timestamp, data, meta?}` around a `serialise("v2", …)` tail. */
+export function v2Envelope(tail: string, now: Date): string {
+  return `{"api_version":"2.0","success":true,"timestamp":"${isoTimestamp(now)}",${tail}`;
 }
 
 export interface ErrorBody {

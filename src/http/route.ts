@@ -62,3 +62,15 @@ export function versionOf(pathname: string): ApiVersion {
   if (pathname === "/api/v2" || pathname.startsWith("/api/v2/")) return "v2";
   return "v1";
 }
+
+/** Path and query string (without `?`) of an absolute request URL, without the cost of a URL parser. */
+export function splitUrl(url: string): { pathname: string; search: string } {
+  const scheme = url.indexOf("://");
+  const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (slash < 0) return { pathname: "/", search: "" };
+  const hash = url.indexOf("#", slash);
+  const end = hash < 0 ? url.length : hash;
+  const question = url.indexOf("?", slash);
+  if (question < 0 || question > end) return { pathname: url.slice(slash, end), search: "" };
+  return { pathname: url.slice(slash, question), search: url.slice(question + 1, end) };
+}
