@@ -7,7 +7,6 @@
  *
  * Under `bun --cpu-prof` it shows where those microseconds go.
  */
-import { Database } from "bun:sqlite";
 import { openDatabase } from "../src/db/open.ts";
 import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
@@ -21,13 +20,11 @@ const value = (name: string) => {
 };
 const dbPath = argv[0];
 if (!dbPath || dbPath.startsWith("--"))
-  throw new Error("usage: requests.ts DB [--iterations N] [--only a,b]");
+  throw new Error("usage: requests.ts DB [--iterations N] [--only a,b] [--cache]");
 const iterations = Number(value("iterations") ?? 2000);
 const only = value("only")?.split(",") ?? null;
 const cached = argv.includes("--cache");
 
-const probe = new Database(dbPath, { readonly: true });
-probe.close();
 const opened = await openDatabase(dbPath);
 const config = {
   db: dbPath,

@@ -17,7 +17,7 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
-import { type ApiVersion, splitUrl } from "./route.ts";
+import { type ApiVersion, requestTarget, splitUrl } from "./route.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -72,15 +72,6 @@ export interface AccessGuard {
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
   'Bearer realm="unirank", error="invalid_token", error_description="invalid signature"';
-
-/** The request target as sent (path and query), which is what a client signs. */
-export function requestTarget(url: string): string {
-  const scheme = url.indexOf("://");
-  const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
-  if (slash < 0) return "/";
-  const hash = url.indexOf("#", slash);
-  return hash < 0 ? url.slice(slash) : url.slice(slash, hash);
-}
 
 /** Every key value the request carries, from the three places. */
 function suppliedKeys(request: Request, search: string): string[] {

@@ -37,7 +37,7 @@ export interface JsonResponseOptions {
 }
 
 /** The entity tag of a 200 answer: `options.etag`, or a hash of `etagSource` or of the body. */
-export function entityTag(body: string, options: JsonResponseOptions): string | undefined {
+function entityTag(body: string, options: JsonResponseOptions): string | undefined {
   if (options.status !== 200) return undefined;
   return options.etag ?? etagOf(options.etagSource ?? body);
 }

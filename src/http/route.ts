@@ -63,14 +63,19 @@ export function versionOf(pathname: string): ApiVersion {
   return "v1";
 }
 
-/** Path and query string (without `?`) of an absolute request URL, without the cost of a URL parser. */
-export function splitUrl(url: string): { pathname: string; search: string } {
+/** The request target as sent (path and query), which is what a client signs. */
+export function requestTarget(url: string): string {
   const scheme = url.indexOf("://");
   const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
-  if (slash < 0) return { pathname: "/", search: "" };
+  if (slash < 0) return "/";
   const hash = url.indexOf("#", slash);
-  const end = hash < 0 ? url.length : hash;
-  const question = url.indexOf("?", slash);
-  if (question < 0 || question > end) return { pathname: url.slice(slash, end), search: "" };
-  return { pathname: url.slice(slash, question), search: url.slice(question + 1, end) };
+  return hash < 0 ? url.slice(slash) : url.slice(slash, hash);
+}
+
+/** Path and query string (without `?`) of an absolute request URL, without the cost of a URL parser. */
+export function splitUrl(url: string): { pathname: string; search: string } {
+  const target = requestTarget(url);
+  const question = target.indexOf("?");
+  if (question < 0) return { pathname: target, search: "" };
+  return { pathname: target.slice(0, question), search: target.slice(question + 1) };
 }
