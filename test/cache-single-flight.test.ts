@@ -8,51 +8,55 @@ import { testContext } from "./support/fixtures-app.ts";
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A computation that counts its calls, waits `ms`, then answers `answer(call number)` (or throws it). */
+function counted(ms: number, answer: (call: number) => Payload) {
+  const counter = {
+    calls: 0,
+    compute: async (): Promise<Payload> => {
+      counter.calls++;
+      await tick(ms);
+      return answer(counter.calls);
+    },
+  };
+  return counter;
+}
+
 describe("ResponseCache.resolve: single-flight", () => {
   test("32 concurrent misses of one key compute once and share the payload", async () => {
     const cache = new ResponseCache();
-    let calls = 0;
-    const compute = async (): Promise<Payload> => {
-      calls++;
-      await tick(20);
-      return { data: { n: calls } };
-    };
+    const counter = counted(20, (n) => ({ data: { n } }));
+    const compute = counter.compute;
     const results = await Promise.all(Array.from({ length: 32 }, () => cache.resolve("k", 1, compute)));
-    expect(calls).toBe(1);
+    expect(counter.calls).toBe(1);
     expect(cache.joined).toBe(31);
     for (const r of results) expect(r.payload).toBe(results[0]?.payload as Payload);
     // Cached afterwards: no more computation.
     await cache.resolve("k", 1, compute);
-    expect(calls).toBe(1);
+    expect(counter.calls).toBe(1);
     expect(cache.hits).toBe(1);
   });
 
   test("another key or another generation computes on its own", async () => {
     const cache = new ResponseCache();
-    let calls = 0;
-    const compute = async (): Promise<Payload> => {
-      calls++;
-      await tick(10);
-      return { data: calls };
-    };
+    const counter = counted(10, (n) => ({ data: n }));
+    const compute = counter.compute;
     await Promise.all([
       cache.resolve("a", 1, compute),
       cache.resolve("b", 1, compute),
       cache.resolve("a", 2, compute),
     ]);
-    expect(calls).toBe(3);
+    expect(counter.calls).toBe(3);
   });
 
   test("an error is shared by the waiting misses and not cached; the next miss computes again", async () => {
     const cache = new ResponseCache();
-    let calls = 0;
-    const failing = async (): Promise<Payload> => {
-      calls++;
-      await tick(10);
+    const counter = counted(10, () => {
       throw new Error("boom");
-    };
-    const settled = await Promise.allSettled(Array.from({ length: 8 }, () => cache.resolve("e", 1, failing)));
-    expect(calls).toBe(1);
+    });
+    const settled = await Promise.allSettled(
+      Array.from({ length: 8 }, () => cache.resolve("e", 1, counter.compute)),
+    );
+    expect(counter.calls).toBe(1);
     expect(settled.every((s) => s.status === "rejected")).toBe(true);
     const ok = await cache.resolve("e", 1, async () => ({ data: "fine" }));
     expect(ok.payload.data).toBe("fine");
@@ -61,18 +65,14 @@ describe("ResponseCache.resolve: single-flight", () => {
 
   test("a non-200 payload is shared but not cached", async () => {
     const cache = new ResponseCache();
-    let calls = 0;
-    const compute = async (): Promise<Payload> => {
-      calls++;
-      await tick(10);
-      return { data: null, status: 503 };
-    };
+    const counter = counted(10, () => ({ data: null, status: 503 }));
+    const compute = counter.compute;
     const rs = await Promise.all(Array.from({ length: 4 }, () => cache.resolve("s", 1, compute)));
-    expect(calls).toBe(1);
+    expect(counter.calls).toBe(1);
     expect(rs.every((r) => r.entry === undefined)).toBe(true);
     expect(cache.size).toBe(0);
     await cache.resolve("s", 1, compute);
-    expect(calls).toBe(2);
+    expect(counter.calls).toBe(2);
   });
 });
 
