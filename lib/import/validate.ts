@@ -1,7 +1,7 @@
 import type { ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
-import { deriveScores } from "../scores/derive.ts";
-import { isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
+import { fillDerivedScores } from "../scores/derive.ts";
+import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
 import type { ScanRecord, UniversityRecord } from "../write/records.ts";
 import { isCountryCode } from "./country-codes.ts";
 
@@ -71,7 +71,8 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
     return { ok: false, errors: [`type ${show(type)} is not university or scan`] };
   }
   const allowed = type === "university" ? UNIVERSITY_FIELDS : SCAN_FIELDS;
-  for (const key of Object.keys(v)) {
+  const keys = Object.keys(v);
+  for (const key of keys) {
     if (!ALL_FIELDS.has(key)) errors.push(`unknown field ${JSON.stringify(key)}`);
     else if (!allowed.has(key) && v[key] !== null && v[key] !== undefined) {
       errors.push(`field ${key} does not apply to a ${type}`);
@@ -102,15 +103,17 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
     if (d === null) errors.push(`domain ${show(raw)} is not a valid domain name`);
     return d ?? undefined;
   };
-  const timestamp = (key: string, form: (d: Date) => string): string | null | undefined => {
+  const timestamp = (key: string, form: "iso" | "sql"): string | null | undefined => {
     const raw = text(key, false, 64);
     if (raw === undefined) return v[key] === undefined || v[key] === null || v[key] === "" ? null : undefined;
+    const canonical = canonicalTimestamp(raw, form);
+    if (canonical !== null) return canonical;
     const date = parseTimestamp(raw);
     if (!date) {
       errors.push(`${key} ${show(raw)} is not a valid date (${DATE_HINT})`);
       return undefined;
     }
-    return form(date);
+    return form === "iso" ? isoTimestamp(date) : sqlTimestamp(date);
   };
 
   if (type === "university") {
@@ -124,7 +127,7 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
         errors.push(`country ${show(countryText)} is not an ISO 3166-1 alpha-2 code`);
       }
     }
-    const createdAt = timestamp("created_at", sqlTimestamp);
+    const createdAt = timestamp("created_at", "sql");
     if (errors.length > 0 || !domain || !name || !country) return { ok: false, errors, domain };
     const record: UniversityRecord = { type: "university", domain, name, country };
     if (createdAt) record.created_at = createdAt;
@@ -138,12 +141,22 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
   if (statusText !== undefined && !STATUSES.includes(status as ScanStatus)) {
     errors.push(`status ${show(statusText)} is not one of ${STATUSES.join(", ")}`);
   }
-  const startedAt = timestamp("started_at", isoTimestamp);
-  const completedAt = timestamp("completed_at", isoTimestamp);
+  const startedAt = timestamp("started_at", "iso");
+  const completedAt = timestamp("completed_at", "iso");
 
-  const scores: Record<string, number | null> = {};
+  // The record in its final shape from the start (every score null), filled in place: one object per scan.
+  const record = {
+    type: "scan",
+    source_id: sourceId as string,
+    domain: domain as string,
+    status: status as ScanStatus,
+    started_at: startedAt ?? null,
+    completed_at: completedAt ?? null,
+  } as ScanRecord & { started_at: string | null; completed_at: string | null };
+  const scores = record as unknown as Record<ScoreName, number | null>;
+  for (const name of SCORE_NAMES) scores[name] = null;
   let anyScore = false;
-  for (const key of Object.keys(v)) {
+  for (const key of keys) {
     if (!SCORE_SET.has(key)) continue;
     const raw = v[key];
     if (raw === null || raw === undefined) continue;
@@ -163,7 +176,7 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
       errors.push(`${key} ${raw} is outside 0..100`);
       continue;
     }
-    scores[key] = n;
+    scores[key as ScoreName] = n;
     anyScore = true;
   }
 
@@ -176,22 +189,12 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
   if (startedAt && completedAt && startedAt > completedAt) {
     errors.push(`started_at ${startedAt} is after completed_at ${completedAt}`);
   }
-  let full: Record<string, number | null | undefined> = scores;
   if (status === "completed" && errors.length === 0) {
-    full = deriveScores(scores);
-    if (typeof full.overall_score !== "number") {
+    fillDerivedScores(scores);
+    if (typeof scores.overall_score !== "number") {
       errors.push("a completed scan needs overall_score, or sub-scores to derive it from");
     }
   }
   if (errors.length > 0 || !sourceId || !domain || !status) return { ok: false, errors };
-  const record = {
-    type: "scan",
-    source_id: sourceId,
-    domain,
-    status,
-    started_at: startedAt ?? null,
-    completed_at: completedAt ?? null,
-  } as ScanRecord & { started_at: string | null; completed_at: string | null };
-  for (const name of SCORE_NAMES) (record as Record<ScoreName, number | null>)[name] = full[name] ?? null;
   return { ok: true, record };
 }

@@ -3,6 +3,7 @@ import * as core from "./migrations/001-core.ts";
 import * as access from "./migrations/002-access.ts";
 import * as webhooks from "./migrations/003-webhooks.ts";
 import * as previousScan from "./migrations/004-previous-scan.ts";
+import * as rankingsInMemory from "./migrations/005-rankings-in-memory.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -10,6 +11,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "002-access": access,
   "003-webhooks": webhooks,
   "004-previous-scan": previousScan,
+  "005-rankings-in-memory": rankingsInMemory,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

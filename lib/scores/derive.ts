@@ -2,13 +2,23 @@ import { COMPOSITE_SCORES, OVERALL_WEIGHTS } from "./catalogue.ts";
 
 export type ScoreMap = Record<string, number | null | undefined>;
 
+const WEIGHTS = Object.entries(OVERALL_WEIGHTS);
+
 /** Rounds to one decimal place. */
 export const round1 = (n: number): number => Math.round(n * 10) / 10;
 
-function mean(values: (number | null | undefined)[]): number | null {
-  const present = values.filter((v): v is number => typeof v === "number");
-  if (present.length === 0) return null;
-  return round1(present.reduce((a, b) => a + b, 0) / present.length);
+/** Mean of the scores `names` present in `scores`, one decimal; null when none is. */
+function mean(scores: ScoreMap, names: readonly string[]): number | null {
+  let sum = 0;
+  let count = 0;
+  for (const name of names) {
+    const v = scores[name];
+    if (typeof v === "number") {
+      sum += v;
+      count++;
+    }
+  }
+  return count === 0 ? null : round1(sum / count);
 }
 
 /**
@@ -16,21 +26,25 @@ function mean(values: (number | null | undefined)[]): number | null {
  * A composite given explicitly is kept; one not given is derived.
  */
 export function deriveScores(scores: ScoreMap): ScoreMap {
-  const out: ScoreMap = { ...scores };
+  return fillDerivedScores({ ...scores });
+}
+
+/** `deriveScores` in place: fills the missing composites and `overall_score` of `out` and returns it. */
+export function fillDerivedScores<T extends ScoreMap>(out: T): T {
   for (const composite of COMPOSITE_SCORES) {
-    if (out[composite.name] == null) out[composite.name] = mean((composite.from ?? []).map((n) => out[n]));
+    if (out[composite.name] == null) (out as ScoreMap)[composite.name] = mean(out, composite.from ?? []);
   }
   if (out.overall_score == null) {
     let total = 0;
     let weight = 0;
-    for (const [name, w] of Object.entries(OVERALL_WEIGHTS)) {
+    for (const [name, w] of WEIGHTS) {
       const v = out[name];
       if (typeof v === "number") {
         total += v * w;
         weight += w;
       }
     }
-    out.overall_score = weight > 0 ? round1(total / weight) : null;
+    (out as ScoreMap).overall_score = weight > 0 ? round1(total / weight) : null;
   }
   return out;
 }

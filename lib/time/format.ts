@@ -37,6 +37,24 @@ export function parseTimestamp(text: string): Date | null {
   return date;
 }
 
+const CANONICAL = /^(\d{4})-(\d{2})-(\d{2})([T ])(\d{2}):(\d{2}):(\d{2})(\+00:00)?$/;
+const DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+/**
+ * `text` itself when it is already a valid timestamp in the form `form` writes (`isoTimestamp` or `sqlTimestamp`),
+ * else null: the common case of an import, checked without building a Date.
+ */
+export function canonicalTimestamp(text: string, form: "iso" | "sql"): string | null {
+  const m = CANONICAL.exec(text);
+  if (!m || (form === "iso" ? m[4] !== "T" || !m[8] : m[4] !== " " || m[8])) return null;
+  const y = +m[1]!;
+  const mo = +m[2]!;
+  const d = +m[3]!;
+  const leap = mo === 2 && y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+  if (mo < 1 || mo > 12 || d < 1 || d > DAYS[mo - 1]! + (leap ? 1 : 0)) return null;
+  return +m[5]! < 24 && +m[6]! < 60 && +m[7]! < 60 ? text : null;
+}
+
 /** A clock, injectable everywhere time matters. */
 export type Clock = () => Date;
 export const systemClock: Clock = () => new Date();

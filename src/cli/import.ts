@@ -100,7 +100,8 @@ export function registerImport(program: Command): void {
       }
       for (const f of files) statSync(f); // a missing file fails before anything is opened
       const config = loadConfig(opts);
-      const opened = await openDatabase(config.db);
+      // 32 MB of SQLite page cache: a 1,000,000-scan import 44 → 31 s, peak RSS 244 → 281 MB (README, Performance).
+      const opened = await openDatabase(config.db, { cacheMb: 32 });
       const abort = new AbortController();
       const onSignal = () => abort.abort();
       process.on("SIGINT", onSignal);

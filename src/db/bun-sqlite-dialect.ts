@@ -15,8 +15,8 @@ import {
 } from "kysely";
 
 /**
- * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text (bun's `query()`), which the
- * published adapter does not do; one connection, serialised by a mutex, as SQLite wants.
+ * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text, which the published adapter does
+ * not do; one connection, serialised by a mutex, as SQLite wants.
  */
 export class BunSqliteDialect implements Dialect {
   constructor(private readonly database: SqliteDatabase) {}
@@ -82,12 +82,36 @@ class BunSqliteDriver implements Driver {
 
 type Params = Parameters<Statement["all"]>;
 
+/**
+ * Statements kept per connection, least recently used dropped first. bun's own `query()` cache keeps 20 and
+ * skips texts over 64 KiB (the import's 500-row INSERT), which made busy processes prepare statements again.
+ */
+const STATEMENT_CACHE = 500;
+
 class BunSqliteConnection implements DatabaseConnection {
   release?: () => void;
+  readonly #statements = new Map<string, Statement>();
   constructor(private readonly db: SqliteDatabase) {}
 
+  #statement(text: string): Statement {
+    const cache = this.#statements;
+    let stmt = cache.get(text);
+    if (stmt !== undefined) {
+      cache.delete(text);
+    } else {
+      stmt = this.db.prepare(text);
+      if (cache.size >= STATEMENT_CACHE) {
+        const [oldest, old] = cache.entries().next().value as [string, Statement];
+        cache.delete(oldest);
+        old.finalize();
+      }
+    }
+    cache.set(text, stmt);
+    return stmt;
+  }
+
   executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const stmt = this.db.query(compiled.sql);
+    const stmt = this.#statement(compiled.sql);
     const params = compiled.parameters as unknown as Params;
     if (stmt.columnNames.length > 0) return Promise.resolve({ rows: stmt.all(...params) as R[] });
     const result = stmt.run(...params);
@@ -99,7 +123,7 @@ class BunSqliteConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const stmt = this.db.query(compiled.sql);
+    const stmt = this.#statement(compiled.sql);
     for (const row of stmt.iterate(...(compiled.parameters as unknown as Params))) yield { rows: [row as R] };
   }
 }

@@ -9,26 +9,33 @@ export interface OpenedDatabase {
   close(): Promise<void>;
 }
 
+export interface SqliteOptions {
+  readonly?: boolean;
+  /** SQLite page cache in MiB (default 8, the server's). */
+  cacheMb?: number;
+}
+
 /** Opens a SQLite file with WAL, foreign keys and a busy timeout. */
-export function openSqlite(path: string, options: { readonly?: boolean } = {}): OpenedDatabase {
+export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDatabase {
   const sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
   sqlite.exec("pragma busy_timeout = 5000");
   if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
   sqlite.exec("pragma synchronous = normal");
   sqlite.exec("pragma foreign_keys = on");
-  // 8 MB of page cache (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss pay for it.
-  sqlite.exec("pragma cache_size = -8192");
+  // 8 MB of page cache by default (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss
+  // pay for it. A bulk import asks for more (its index pages are written at random).
+  sqlite.exec(`pragma cache_size = -${Math.round((options.cacheMb ?? 8) * 1024)}`);
   const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
   return { db, kind: "sqlite", close: () => db.destroy() };
 }
 
 /** Opens the database a `--db` value names: a `postgres://` URL or a SQLite file path. */
-export async function openDatabase(location: string): Promise<OpenedDatabase> {
+export async function openDatabase(location: string, sqlite: SqliteOptions = {}): Promise<OpenedDatabase> {
   if (/^postgres(ql)?:\/\//.test(location)) {
     const { openPostgres } = await import("./postgres.ts");
     return openPostgres(location);
   }
-  return openSqlite(location);
+  return openSqlite(location, sqlite);
 }
 
 /** A `--db` value fit for logs and messages: a PostgreSQL URL with its password replaced by `***`. */
