@@ -1,7 +1,7 @@
 import { sql } from "kysely";
 import type { DB } from "../schema/database.ts";
 import type { RankedScoreName } from "../scores/catalogue.ts";
-import { readGeneration } from "../write/generation.ts";
+import { generationMemo } from "./generation-memo.ts";
 import { pageOffset } from "./shapes.ts";
 
 /**
@@ -26,7 +26,7 @@ export interface RankedRow {
 
 /**
  * One whole ranking (a score, optionally one country) as parallel arrays, in ranking order, with the
- * competition rank of every position. Built by one ordered scan of the score's index and kept for the data
+ * competition rank of every position. Built by one sorted read of `latest_scans` and kept for the data
  * generation it was built at, so a page anywhere in the ranking, its total and its ranks cost a binary search
  * and a slice instead of a count and an OFFSET walk over the whole index (O(offset) per request).
  */
@@ -36,22 +36,16 @@ interface Ranking {
   ranks: Int32Array;
 }
 
-interface Memo {
-  generation: number;
-  rankings: Map<string, Promise<Ranking>>;
-  entries: number;
-}
-
 /** Positions kept per database handle across all memoised rankings (16 bytes each, about 24 MB). */
 const MAX_ENTRIES = 1_500_000;
-const memos = new WeakMap<DB, Memo>();
 
-async function buildRanking(db: DB, score: RankedScoreName, country: string | undefined): Promise<Ranking> {
+async function buildRanking(db: DB, key: string): Promise<Ranking> {
+  const [score, country] = key.split("\u0000") as [RankedScoreName, string];
   let q = db
     .selectFrom("latest_scans")
     .select(["university_id", sql<number>`${sql.ref(score)}`.as("score")])
     .where(score, "is not", null);
-  if (country !== undefined) q = q.where("country", "=", country);
+  if (country !== "") q = q.where("country", "=", country);
   const rows = await q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
   const n = rows.length;
   const ranking: Ranking = { ids: new Int32Array(n), scores: new Float64Array(n), ranks: new Int32Array(n) };
@@ -65,39 +59,13 @@ async function buildRanking(db: DB, score: RankedScoreName, country: string | un
   return ranking;
 }
 
-/** The ranking of `score` (in `country`), built at most once per data generation. */
-async function rankingOf(db: DB, score: RankedScoreName, country: string | undefined): Promise<Ranking> {
-  // Read the generation before the data, so a ranking is never labelled newer than what it holds.
-  const generation = await readGeneration(db);
-  let memo = memos.get(db);
-  if (!memo || memo.generation !== generation) {
-    memo = { generation, rankings: new Map(), entries: 0 };
-    memos.set(db, memo);
-  }
-  const key = `${score}\u0000${country ?? ""}`;
-  const held = memo.rankings.get(key);
-  if (held) {
-    memo.rankings.delete(key); // most recently used last
-    memo.rankings.set(key, held);
-    return held;
-  }
-  const current = memo;
-  const building = buildRanking(db, score, country);
-  current.rankings.set(key, building);
-  try {
-    const ranking = await building;
-    current.entries += ranking.ids.length;
-    for (const [k, p] of current.rankings) {
-      if (current.entries <= MAX_ENTRIES || k === key) break;
-      current.rankings.delete(k);
-      current.entries -= (await p).ids.length;
-    }
-    return ranking;
-  } catch (e) {
-    current.rankings.delete(key);
-    throw e;
-  }
-}
+/** The ranking of a score (in a country), built at most once per data generation. */
+const rankingMemo = generationMemo(buildRanking, {
+  weight: (r) => r.ids.length,
+  maxWeight: MAX_ENTRIES,
+});
+const rankingOf = (db: DB, score: RankedScoreName, country: string | undefined) =>
+  rankingMemo(db, `${score}\u0000${country ?? ""}`);
 
 /** First position whose score is at most `bound` (`strict`: below it), in a descending array. */
 function firstAtMost(scores: Float64Array, bound: number, strict: boolean): number {

@@ -2,10 +2,11 @@ import { sql } from "kysely";
 import type { RegressionsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { dialectKind } from "../schema/dialect-kind.ts";
-import { CATEGORIES, type Category } from "../scores/catalogue.ts";
+import { CATEGORIES, CATEGORY_NAMES, type Category } from "../scores/catalogue.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
+import { generationMemo } from "./generation-memo.ts";
 import type { UniversityRef } from "./get-scan.ts";
-import { toNumber } from "./shapes.ts";
+import { prepared } from "./prepared.ts";
 
 export interface ScanPoint {
   scan_id: number;
@@ -40,6 +41,75 @@ export interface Regressions {
 const DAY_MS = 86_400_000;
 
 /**
+ * Every university whose latest completed scan scores below its previous one in a category, largest drop first
+ * (in integer tenths), ties by university id, with the latest scan's `completed_at`: read once per data
+ * generation and category (one pass over `latest_scans`, where the previous scan is materialised), so a request
+ * costs a walk over the declines and one read of its page.
+ */
+interface Declines {
+  ids: Int32Array;
+  drops: Int32Array;
+  completed: string[];
+}
+
+async function buildDeclines(db: DB, category: string): Promise<Declines> {
+  const score = CATEGORIES[category as Category];
+  const cur = sql.ref(`l.${score}`);
+  const prev = sql.ref(`l.prev_${score}`);
+  // Rounded half away from zero on both: SQLite's round() on a double is trunc(x + 0.5) for x >= 0, while
+  // PostgreSQL's round(double precision) rounds half to even; floor(x + 0.5) is SQLite's arithmetic exactly.
+  const tenths = sql`(${prev} - ${cur}) * 10`;
+  const dropTenths = dialectKind(db) === "postgres" ? sql`floor(${tenths} + 0.5)` : sql`round(${tenths})`;
+  const rows = await sql<{
+    university_id: number | string;
+    completed_at: string;
+    drop_tenths: number | string;
+  }>`
+    select l.university_id, l.completed_at, ${dropTenths} as drop_tenths
+    from latest_scans l
+    where l.previous_scan_id is not null and ${cur} is not null and ${prev} is not null and ${dropTenths} >= 1
+    order by drop_tenths desc, l.university_id asc`.execute(db);
+  const n = rows.rows.length;
+  const declines: Declines = { ids: new Int32Array(n), drops: new Int32Array(n), completed: new Array(n) };
+  rows.rows.forEach((r, i) => {
+    declines.ids[i] = Number(r.university_id);
+    declines.drops[i] = Number(r.drop_tenths);
+    declines.completed[i] = r.completed_at;
+  });
+  return declines;
+}
+
+const declinesOf = generationMemo(buildDeclines, { weight: (d) => d.ids.length, maxWeight: 1_000_000 });
+
+const categoryIndex = (category: Category) => CATEGORY_NAMES.indexOf(category);
+
+/** The latest and previous scans of a page of universities; one compiled statement per length and category. */
+const detailsQuery = prepared((db, arg: (i: number) => number, variant) => {
+  const score = CATEGORIES[CATEGORY_NAMES[variant % CATEGORY_NAMES.length] as Category];
+  const n = Math.floor(variant / CATEGORY_NAMES.length);
+  return db
+    .selectFrom("latest_scans as l")
+    .innerJoin("universities as u", "u.id", "l.university_id")
+    .select([
+      "l.university_id",
+      "l.scan_id",
+      "l.completed_at",
+      "l.previous_scan_id",
+      "l.previous_completed_at",
+      sql<number>`${sql.ref(`l.${score}`)}`.as("current_score"),
+      sql<number>`${sql.ref(`l.prev_${score}`)}`.as("previous_score"),
+      "u.domain",
+      "u.name",
+      "u.country",
+    ])
+    .where(
+      "l.university_id",
+      "in",
+      Array.from({ length: n }, (_, i) => arg(i)),
+    );
+});
+
+/**
  * Universities whose latest completed scan (completed at or after `now - days`) scores at least `min_drop`
  * points below their previous completed scan in the category's score, largest drop first, ties by
  * university id. "Latest" and "previous" follow the order of `latest_scans`: `completed_at`, then scan id.
@@ -56,57 +126,45 @@ export async function regressions(
   const now = (options.clock ?? systemClock)();
   const since = isoTimestamp(new Date(now.getTime() - days * DAY_MS));
   const score = CATEGORIES[category];
-  const cur = sql.ref(`l.${score}`);
-  const prev = sql.ref(`l.prev_${score}`);
-  // Rounded half away from zero on both: SQLite's round() on a double is trunc(x + 0.5) for x >= 0, while
-  // PostgreSQL's round(double precision) rounds half to even; floor(x + 0.5) is SQLite's arithmetic exactly.
-  const tenths = sql`(${prev} - ${cur}) * 10`;
-  const dropTenths = dialectKind(db) === "postgres" ? sql`floor(${tenths} + 0.5)` : sql`round(${tenths})`;
   // Integer tenths compared with integer tenths: 5.0 is at least min_drop 5, whatever the float noise.
   const threshold = Math.max(1, Math.ceil(min_drop * 10 - 1e-9));
-
-  // The previous completed scan is materialised on latest_scans (refreshLatest): one read over the
-  // completed_at index, no per-row search of scans;
-  // universities are joined to the page only.
-  const rows = await sql<{
-    university_id: number | string;
-    domain: string;
-    name: string;
-    country: string;
-    scan_id: number | string;
-    completed_at: string;
-    current_score: number | string;
-    previous_id: number | string;
-    previous_completed_at: string;
-    previous_score: number | string;
-    drop_tenths: number | string;
-    total: number | string;
-  }>`select r.*, u.domain, u.name, u.country
-    from (
-      select l.university_id, l.scan_id, l.completed_at, ${cur} as current_score,
-        l.previous_scan_id as previous_id, l.previous_completed_at, ${prev} as previous_score,
-        ${dropTenths} as drop_tenths, count(*) over () as total
-      from latest_scans l
-      where l.completed_at >= ${since}
-        and l.previous_scan_id is not null
-        and ${cur} is not null and ${prev} is not null
-        and ${dropTenths} >= ${threshold}
-      order by drop_tenths desc, l.university_id asc
-      limit ${limit}) r
-    join universities u on u.id = r.university_id
-    order by r.drop_tenths desc, r.university_id asc`.execute(db);
-
-  const data = rows.rows.map((r) => ({
-    university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
-    category,
-    previous: {
-      scan_id: Number(r.previous_id),
-      completed_at: r.previous_completed_at,
-      score: Number(r.previous_score),
-    },
-    current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
-    drop: Number(r.drop_tenths) / 10,
-  }));
-  const total = rows.rows[0] ? toNumber(rows.rows[0].total) : 0;
+  const declines = await declinesOf(db, category);
+  // Drops are in descending order: those large enough are a prefix; the window filters it.
+  let end = 0;
+  for (let hi = declines.drops.length; end < hi; ) {
+    const mid = (end + hi) >>> 1;
+    if ((declines.drops[mid] as number) >= threshold) end = mid + 1;
+    else hi = mid;
+  }
+  const picked: number[] = [];
+  let total = 0;
+  for (let i = 0; i < end; i++) {
+    if ((declines.completed[i] as string) < since) continue;
+    total++;
+    if (picked.length < limit) picked.push(i);
+  }
+  const ids = picked.map((i) => declines.ids[i] as number);
+  const details =
+    ids.length === 0
+      ? []
+      : await detailsQuery(db, ids, ids.length * CATEGORY_NAMES.length + categoryIndex(category));
+  const byId = new Map(details.map((d) => [Number(d.university_id), d]));
+  const data = picked.flatMap((i) => {
+    const r = byId.get(declines.ids[i] as number);
+    if (!r) return [];
+    return [
+      {
+        university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
+        category,
+        previous: {
+          scan_id: Number(r.previous_scan_id),
+          completed_at: r.previous_completed_at as string,
+          score: Number(r.previous_score),
+        },
+        current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
+        drop: (declines.drops[i] as number) / 10,
+      },
+    ];
+  });
   return { data, meta: { category, score, days, min_drop, limit, since, total } };
 }

@@ -1,6 +1,6 @@
 import { Buffer } from "node:buffer";
 import type { DB } from "../schema/database.ts";
-import { readGeneration } from "../write/generation.ts";
+import { generationMemo } from "./generation-memo.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data
@@ -20,7 +20,6 @@ export interface SearchIndex {
 }
 
 const SEPARATOR = "\u0000";
-const memos = new WeakMap<DB, { generation: number; index: Promise<SearchIndex> }>();
 
 async function buildIndex(db: DB): Promise<SearchIndex> {
   const rows = await db
@@ -45,19 +44,10 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
   return { bytes: Buffer.from(parts.join(SEPARATOR) + SEPARATOR), starts, ids, countries };
 }
 
+const indexMemo = generationMemo((db) => buildIndex(db));
+
 /** The index of the current data generation, built at most once per generation. */
-export async function searchIndex(db: DB): Promise<SearchIndex> {
-  // Read the generation before the data, so an index is never labelled newer than what it holds.
-  const generation = await readGeneration(db);
-  const memo = memos.get(db);
-  if (memo && memo.generation === generation) return memo.index;
-  const index = buildIndex(db);
-  memos.set(db, { generation, index });
-  index.catch(() => {
-    if (memos.get(db)?.index === index) memos.delete(db);
-  });
-  return index;
-}
+export const searchIndex = (db: DB): Promise<SearchIndex> => indexMemo(db, "");
 
 /** The row whose text holds byte `p`: the last start at or before it, searching from row `from` on. */
 function rowAt(starts: Int32Array, p: number, from: number): number {
