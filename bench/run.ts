@@ -375,11 +375,8 @@ async function main() {
   let binaryColdMs: number | null = null;
   let binaryNote = "dist/unirank not built";
   const binary = join(ROOT, "dist/unirank");
-  if (
-    !opts.quick &&
-    !existsSync(binary) &&
-    JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts?.build
-  ) {
+  // Always rebuilt in a full run: a binary left from older sources would measure (and migrate) other code.
+  if (!opts.quick && JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).scripts?.build) {
     log("cold start: npm run build ...");
     const b = spawn([BUN, "run", "build"]);
     if ((await b.exited) !== 0)
