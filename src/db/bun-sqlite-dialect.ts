@@ -15,8 +15,9 @@ import {
 } from "kysely";
 
 /**
- * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text, which the published adapter does
- * not do; one connection, serialised by a mutex, as SQLite wants.
+ * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text (bun's `query()`, and our own cache for
+ * texts too long for it), which the published adapter does not do; one connection, serialised by a mutex, as
+ * SQLite wants.
  */
 export class BunSqliteDialect implements Dialect {
   constructor(private readonly database: SqliteDatabase) {}
@@ -83,10 +84,13 @@ class BunSqliteDriver implements Driver {
 type Params = Parameters<Statement["all"]>;
 
 /**
- * Statements kept per connection, least recently used dropped first. bun's own `query()` cache keeps 20 and
- * skips texts over 64 KiB (the import's 500-row INSERT), which made busy processes prepare statements again.
+ * bun's `query()` caches prepared statements per SQL text but never one over 64 KiB, such as the import's 500-row
+ * INSERT, which was then prepared again for every batch (10 % of an import's CPU). Those long texts are kept here
+ * (least recently used dropped first). The others stay with bun's cache: keeping every statement here made the
+ * health check miss a database file replaced under the server (test/health.test.ts), for a reason not yet found.
  */
-const STATEMENT_CACHE = 500;
+const LONG_TEXT = 65536;
+const LONG_STATEMENTS = 16;
 
 class BunSqliteConnection implements DatabaseConnection {
   release?: () => void;
@@ -94,13 +98,14 @@ class BunSqliteConnection implements DatabaseConnection {
   constructor(private readonly db: SqliteDatabase) {}
 
   #statement(text: string): Statement {
+    if (text.length <= LONG_TEXT) return this.db.query(text);
     const cache = this.#statements;
     let stmt = cache.get(text);
     if (stmt !== undefined) {
       cache.delete(text);
     } else {
       stmt = this.db.prepare(text);
-      if (cache.size >= STATEMENT_CACHE) {
+      if (cache.size >= LONG_STATEMENTS) {
         const [oldest, old] = cache.entries().next().value as [string, Statement];
         cache.delete(oldest);
         old.finalize();
