@@ -71,6 +71,17 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .on("latest_scans")
     .columns(["completed_at"])
     .execute();
+  await createScoreIndexes(db);
+
+  await db.schema
+    .createTable("unirank_meta")
+    .addColumn("key", "text", (c) => c.primaryKey())
+    .addColumn("value", "text", (c) => c.notNull())
+    .execute();
+}
+
+/** `(score desc, university_id)` and `(country, score desc, university_id)` per ranked score (dropped by 005). */
+export async function createScoreIndexes(db: Kysely<unknown>): Promise<void> {
   for (const name of RANKED_SCORES) {
     await db.schema
       .createIndex(`latest_${name}`)
@@ -83,10 +94,4 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       .expression(sql`country, ${sql.ref(name)} desc, university_id`)
       .execute();
   }
-
-  await db.schema
-    .createTable("unirank_meta")
-    .addColumn("key", "text", (c) => c.primaryKey())
-    .addColumn("value", "text", (c) => c.notNull())
-    .execute();
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from "kysely";
-import { sql } from "kysely";
 import { RANKED_SCORES } from "../../scores/catalogue.ts";
+import { createScoreIndexes } from "./001-core.ts";
 
 /**
  * Rankings are read from an in-memory index built once per data generation (queries/rank.ts), so the 26 score
@@ -18,16 +18,5 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropIndex("latest_scans_country").execute();
-  for (const name of RANKED_SCORES) {
-    await db.schema
-      .createIndex(`latest_${name}`)
-      .on("latest_scans")
-      .expression(sql`${sql.ref(name)} desc, university_id`)
-      .execute();
-    await db.schema
-      .createIndex(`latest_country_${name}`)
-      .on("latest_scans")
-      .expression(sql`country, ${sql.ref(name)} desc, university_id`)
-      .execute();
-  }
+  await createScoreIndexes(db);
 }
