@@ -23,6 +23,7 @@ export * from "./queries/export-university.ts";
 export * from "./queries/get-scan.ts";
 export * from "./queries/get-university.ts";
 export * from "./queries/health.ts";
+export * from "./queries/json-text.ts";
 export * from "./queries/leaderboard.ts";
 export * from "./queries/list-universities.ts";
 export * from "./queries/rankings.ts";

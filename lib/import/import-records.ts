@@ -4,7 +4,7 @@ import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp, systemClock } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
 import { resolveDomainIds } from "../write/domain-ids.ts";
-import { bumpGeneration } from "../write/generation.ts";
+import { bumpGeneration, forgetGenerations } from "../write/generation.ts";
 import type { ScanRecord, UniversityRecord } from "../write/records.ts";
 import { refreshLatest } from "../write/refresh-latest.ts";
 import { BatchSql } from "./raw-sql.ts";
@@ -406,6 +406,7 @@ export async function importRecords(
         await bumpGeneration(trx);
       }
     });
+    forgetGenerations();
     result.committed = true;
   } catch (e) {
     if (!(e instanceof Rollback)) throw e;

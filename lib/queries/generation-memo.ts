@@ -1,5 +1,5 @@
 import type { DB } from "../schema/database.ts";
-import { readGeneration } from "../write/generation.ts";
+import { currentGeneration } from "../write/generation.ts";
 
 export interface GenerationMemoOptions<V> {
   /** Size of a value (e.g. entries held); the least recently used values go once the sum passes `maxWeight`. */
@@ -23,7 +23,7 @@ export function generationMemo<V>(
   >();
   return async (db, key) => {
     // Read the generation before the data, so a value is never labelled newer than what it holds.
-    const generation = await readGeneration(db);
+    const generation = await currentGeneration(db);
     let memo = memos.get(db);
     if (!memo || memo.generation !== generation) {
       memo = { generation, values: new Map(), weights: new Map(), total: 0 };

@@ -2,9 +2,10 @@ import { invalidParameter } from "../errors.ts";
 import type { RankingsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKING_SORTS } from "../scores/catalogue.ts";
-import { prepared } from "./prepared.ts";
+import { JsonText } from "./json-text.ts";
 import { rankPage } from "./rank.ts";
-import type { Paged } from "./shapes.ts";
+import { rankedRowsOf, slotOf, textAt } from "./ranked-rows.ts";
+import type { Paged, PageMeta } from "./shapes.ts";
 
 export interface RankingEntry {
   rank: number;
@@ -19,36 +20,13 @@ export interface RankingEntry {
   presence_score: number | null;
 }
 
-const num = (v: unknown) => (v == null ? null : Number(v));
-
-/** Details of a page of ranked universities; one compiled statement per page length. */
-const detailsQuery = prepared((db, arg: (i: number) => number, n) =>
-  db
-    .selectFrom("latest_scans as l")
-    .innerJoin("universities as u", "u.id", "l.university_id")
-    .select([
-      "u.id",
-      "u.domain",
-      "u.name",
-      "u.country",
-      "l.overall_score",
-      "l.webo_composite_score",
-      "l.tech_composite_score",
-      "l.research_composite_score",
-      "l.presence_composite_score",
-    ])
-    .where(
-      "l.university_id",
-      "in",
-      Array.from({ length: n }, (_, i) => arg(i)),
-    ),
-);
-
 /**
- * Rankings from each university's latest completed scan. `rank` is the competition rank among universities
- * matching `country`; `min_score`/`max_score` select a window without renumbering; `meta.total` counts the window.
+ * `rankings` as the HTTP API sends it: the page's rows are spliced from texts serialised once per data generation.
  */
-export async function rankings(db: DB, params: RankingsParams = {}): Promise<Paged<RankingEntry>> {
+export async function rankingsJson(
+  db: DB,
+  params: RankingsParams = {},
+): Promise<{ data: JsonText; meta: PageMeta }> {
   const { page = 1, limit = 50, country, min_score, max_score, sort = "overall" } = params;
   if (min_score !== undefined && max_score !== undefined && min_score > max_score) {
     throw invalidParameter([
@@ -64,27 +42,23 @@ export async function rankings(db: DB, params: RankingsParams = {}): Promise<Pag
     page,
     limit,
   });
-  if (rows.length === 0) return { data: [], meta: { page, limit, total } };
-  const ids = rows.map((r) => r.university_id);
-  const details = await detailsQuery(db, ids, ids.length);
-  const byId = new Map(details.map((d) => [Number(d.id), d]));
-  const data = rows.flatMap((r) => {
-    const d = byId.get(r.university_id);
-    if (!d) return [];
-    return [
-      {
-        rank: r.rank,
-        id: r.university_id,
-        domain: d.domain,
-        name: d.name,
-        country: d.country,
-        overall_score: num(d.overall_score),
-        webometrics_score: num(d.webo_composite_score),
-        technical_score: num(d.tech_composite_score),
-        research_score: num(d.research_composite_score),
-        presence_score: num(d.presence_composite_score),
-      },
-    ];
-  });
-  return { data, meta: { page, limit, total } };
+  const meta = { page, limit, total };
+  if (rows.length === 0) return { data: new JsonText("[]"), meta };
+  const details = await rankedRowsOf(db);
+  let text = "[";
+  for (const r of rows) {
+    const slot = slotOf(details, r.university_id);
+    if (slot < 0) continue;
+    text += `${text.length > 1 ? "," : ""}{"rank":${r.rank},${textAt(details.university, slot)}${textAt(details.composites, slot)}`;
+  }
+  return { data: new JsonText(`${text}]`), meta };
+}
+
+/**
+ * Rankings from each university's latest completed scan. `rank` is the competition rank among universities
+ * matching `country`; `min_score`/`max_score` select a window without renumbering; `meta.total` counts the window.
+ */
+export async function rankings(db: DB, params: RankingsParams = {}): Promise<Paged<RankingEntry>> {
+  const { data, meta } = await rankingsJson(db, params);
+  return { data: JSON.parse(data.text) as RankingEntry[], meta };
 }

@@ -1,10 +1,10 @@
 import { Elysia } from "elysia";
 import {
+  currentGeneration,
   type ErrorDetail,
   isUnirankError,
   parseParams,
   type RawParams,
-  readGeneration,
   UnirankError,
 } from "../../lib/index.ts";
 import type { AccessGate, PeerSource } from "./access.ts";
@@ -159,7 +159,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
           // Read the generation before the data, so an entry is never newer-labelled than its data.
           const scope = route.cacheScope ? ` ${route.cacheScope({ ...inputs, request })}` : "";
           const key = cacheKey(`${route.version} ${route.path}`, inputs) + scope;
-          const generation = await readGeneration(ctx.db);
+          const generation = await currentGeneration(ctx.db);
           // Single-flight: concurrent misses of one key share one computation.
           const resolved = await cache.resolve(key, generation, () => route.handle({ ...inputs, request }));
           payload = resolved.payload;

@@ -1,4 +1,4 @@
-import { type ErrorDetail, isoTimestamp, isUnirankError, UnirankError } from "../../lib/index.ts";
+import { type ErrorDetail, isoTimestamp, isUnirankError, jsonOf, UnirankError } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import { HTTP_STATUS } from "./error-status.ts";
 import { jsonResponse } from "./respond.ts";
@@ -11,7 +11,7 @@ import type { ApiVersion, Payload } from "./route.ts";
  */
 export function serialise(version: ApiVersion, payload: Payload): string {
   const meta = payload.meta === undefined ? "" : `,"meta":${JSON.stringify(payload.meta)}`;
-  const data = JSON.stringify(payload.data ?? null);
+  const data = jsonOf(payload.data);
   if (version === "v2") return `"data":${data}${meta}}`;
   if (version === "v1") return `{"success":true,"data":${data}${meta}}`;
   return data;

@@ -5,7 +5,12 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const MIN_COMPRESS_BYTES = 1024;
 
+/** Bun's wyhash over the UTF-8 bytes (0.6 µs for 11 KB); SHA-1 (8 µs) where the runtime has no such hash. */
+const fastHash = (globalThis as { Bun?: { hash(data: string): bigint | number } }).Bun?.hash;
+
+/** A strong entity tag: 64 bits of a hash of the body, enough to tell one representation from the next. */
 export function etagOf(body: string): string {
+  if (fastHash) return `"${fastHash(body).toString(16).padStart(16, "0")}"`;
   return `"${createHash("sha1").update(body).digest("base64url").slice(0, 27)}"`;
 }
 

@@ -13,7 +13,7 @@ import {
   PageMetaSchema,
   RankingListSchema,
   RankingsParams,
-  rankings,
+  rankingsJson,
   StatsSchema,
   stats,
   UniversityListSchema,
@@ -79,7 +79,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       query: RankingsParams,
       response: RankingListSchema,
       meta: PageMetaSchema,
-      handle: ({ query }) => rankings(db, query),
+      handle: ({ query }) => rankingsJson(db, query),
     }),
     route({
       path: "/api/v1/stats",

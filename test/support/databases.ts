@@ -7,6 +7,7 @@ import {
   type Database,
   type DB,
   dialectKind,
+  forgetGenerations,
   generateDataset,
   migrate,
   PGliteDialect,
@@ -171,6 +172,7 @@ export async function resetAll(db: DB): Promise<void> {
     const value = String(generation + 1);
     await sql`insert into unirank_meta (key, value) values ('generation', ${value})`.execute(db);
   }
+  forgetGenerations();
 }
 
 async function wipe(db: DB, tables: string[]): Promise<void> {
