@@ -1,6 +1,7 @@
+import { prepared } from "../queries/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
-import { API_KEY_PATTERN } from "./api-key-format.ts";
+import { API_KEY_PATTERN, API_KEY_PREFIX } from "./api-key-format.ts";
 import { type AccessDB, type AuditLogTable, accessDb } from "./tables.ts";
 
 /** The fields every audit row records (the table's own documentation says what each holds). */
@@ -20,6 +21,14 @@ const MAX_PATH = 2048;
  */
 export function redactPath(pathWithQuery: string): string {
   const q = pathWithQuery.indexOf("?");
+  // Most paths carry no key at all: nothing to parse.
+  if (
+    pathWithQuery.length <= MAX_PATH &&
+    !pathWithQuery.includes(API_KEY_PREFIX) &&
+    (q < 0 || !/api_key|%/i.test(pathWithQuery))
+  ) {
+    return pathWithQuery;
+  }
   let out = pathWithQuery;
   if (q >= 0) {
     const parts = pathWithQuery
@@ -69,6 +78,24 @@ export interface AuditLog {
   readonly retentionDays: number;
 }
 
+/** The INSERT of `n` audit rows, built and compiled once per database handle and row count. */
+const insertAudit = prepared((db, arg: (i: number) => unknown, n) =>
+  accessDb(db)
+    .insertInto("audit_log")
+    .values(
+      Array.from({ length: n }, (_, row) => ({
+        at: arg(row * 8) as number,
+        request_id: arg(row * 8 + 1) as string,
+        key_id: arg(row * 8 + 2) as number | null,
+        client_ip: arg(row * 8 + 3) as string,
+        method: arg(row * 8 + 4) as string,
+        path: arg(row * 8 + 5) as string,
+        status: arg(row * 8 + 6) as number,
+        duration_ms: arg(row * 8 + 7) as number,
+      })),
+    ),
+);
+
 export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {}): AuditLog {
   const adb = accessDb(db);
   const clock = options.clock ?? systemClock;
@@ -85,21 +112,20 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
     while (buffer.length > 0) {
       const batch = buffer.slice(0, batchSize);
       try {
-        await adb
-          .insertInto("audit_log")
-          .values(
-            batch.map((e) => ({
-              at: e.at.getTime(),
-              request_id: e.request_id.slice(0, 128),
-              key_id: e.key_id,
-              client_ip: e.client_ip,
-              method: e.method.slice(0, 16),
-              path: redactPath(e.path),
-              status: e.status,
-              duration_ms: Math.round(e.duration_ms * 1000) / 1000,
-            })),
-          )
-          .execute();
+        const values: unknown[] = [];
+        for (const e of batch) {
+          values.push(
+            e.at.getTime(),
+            e.request_id.slice(0, 128),
+            e.key_id,
+            e.client_ip,
+            e.method.slice(0, 16),
+            redactPath(e.path),
+            e.status,
+            Math.round(e.duration_ms * 1000) / 1000,
+          );
+        }
+        await insertAudit(adb as unknown as DB, values, batch.length);
         buffer = buffer.slice(batch.length);
       } catch (e) {
         options.onError?.(e);

@@ -6,8 +6,8 @@ import { prepared } from "./prepared.ts";
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan, serialised
  * once per data generation. A page then costs a lookup and a concatenation per row: no read of the database, no
- * serialisation of objects. Each part is a run of one long string (offsets in a typed array): about 240 bytes a
- * university and no object per row for the collector to trace.
+ * serialisation of objects. The texts are kept as runs of a few long strings (about 240 bytes a university, no
+ * object per row for the collector to trace).
  */
 export interface RankedRows {
   /** University ids, ascending; a university's slot is its index here. */
@@ -20,43 +20,77 @@ export interface RankedRows {
   scan: TextColumn;
 }
 
-/** Many short texts as one string and their end offsets. */
+/** One short text per slot, each a run of one of a few long strings. */
 export interface TextColumn {
-  text: string;
-  ends: Int32Array;
+  chunks: string[];
+  chunk: Uint16Array;
+  start: Int32Array;
+  end: Int32Array;
 }
 
 export function textAt(column: TextColumn, slot: number): string {
-  return column.text.slice(slot === 0 ? 0 : column.ends[slot - 1], column.ends[slot]);
+  return (column.chunks[column.chunk[slot]!] as string).slice(column.start[slot], column.end[slot]);
 }
 
-/** Builds a TextColumn a chunk of texts at a time, so the short texts become garbage as they are joined. */
+/** Texts per chunk: a chunk is joined as soon as it is full, so the short texts become garbage as they come. */
+const TEXTS_PER_CHUNK = 256;
+/** Anything beyond Latin-1 makes a JavaScript string two bytes a character, so such texts get chunks of their own. */
+const WIDE = /[^\u0000-\u00ff]/;
+
+interface OpenChunk {
+  id: number;
+  parts: string[];
+  length: number;
+}
+
 class TextColumnBuilder {
   readonly #chunks: string[] = [];
-  #ends = new Int32Array(1024);
-  #count = 0;
-  #end = 0;
-  add(parts: string[]): void {
-    if (this.#count + parts.length > this.#ends.length) {
-      const grown = new Int32Array(Math.max(this.#ends.length * 2, this.#count + parts.length));
-      grown.set(this.#ends);
-      this.#ends = grown;
-    }
-    for (const part of parts) {
-      this.#end += part.length;
-      this.#ends[this.#count++] = this.#end;
-    }
-    this.#chunks.push(parts.join(""));
+  readonly #open: { narrow?: OpenChunk; wide?: OpenChunk } = {};
+  #chunk: Uint16Array;
+  #start: Int32Array;
+  #end: Int32Array;
+  constructor(expected: number) {
+    this.#chunk = new Uint16Array(expected);
+    this.#start = new Int32Array(expected);
+    this.#end = new Int32Array(expected);
   }
-  build(): TextColumn {
-    return { text: this.#chunks.join(""), ends: this.#ends.slice(0, this.#count) };
+  set(slot: number, text: string): void {
+    const kind = WIDE.test(text) ? "wide" : "narrow";
+    let open = this.#open[kind];
+    if (open === undefined) {
+      open = { id: this.#chunks.length, parts: [], length: 0 };
+      this.#chunks.push("");
+      this.#open[kind] = open;
+    }
+    this.#chunk[slot] = open.id;
+    this.#start[slot] = open.length;
+    open.length += text.length;
+    this.#end[slot] = open.length;
+    open.parts.push(text);
+    if (open.parts.length >= TEXTS_PER_CHUNK) this.#close(kind);
+  }
+  #close(kind: "narrow" | "wide"): void {
+    const open = this.#open[kind];
+    if (open === undefined) return;
+    this.#chunks[open.id] = open.parts.join("");
+    this.#open[kind] = undefined;
+  }
+  build(count: number): TextColumn {
+    this.#close("narrow");
+    this.#close("wide");
+    return {
+      chunks: this.#chunks,
+      chunk: this.#chunk.slice(0, count),
+      start: this.#start.slice(0, count),
+      end: this.#end.slice(0, count),
+    };
   }
 }
 
 const num = (v: unknown) => JSON.stringify(v == null ? null : Number(v));
 
 /** Rows read per statement: small batches keep the garbage of a build small (a build reads every ranked row). */
-const CHUNK = 2048;
+const CHUNK = 512;
 
 const chunkQuery = prepared((db, arg: (i: number) => number) =>
   db
@@ -80,41 +114,59 @@ const chunkQuery = prepared((db, arg: (i: number) => number) =>
     .limit(CHUNK),
 );
 
+const countQuery = prepared((db) =>
+  db.selectFrom("latest_scans").select((eb) => eb.fn.countAll<number>().as("n")),
+);
+
 async function buildRankedRows(db: DB): Promise<RankedRows> {
-  const ids: number[] = [];
-  const university = new TextColumnBuilder();
-  const composites = new TextColumnBuilder();
-  const scan = new TextColumnBuilder();
+  // Sized from a count; a write committed between the count and the reads only makes the arrays grow.
+  let capacity = Number((await countQuery(db, []))[0]?.n ?? 0) + CHUNK;
+  let ids = new Int32Array(capacity);
+  let university = new TextColumnBuilder(capacity);
+  let composites = new TextColumnBuilder(capacity);
+  let scan = new TextColumnBuilder(capacity);
+  let count = 0;
   let after = 0;
   for (;;) {
     const rows = await chunkQuery(db, [after]);
-    const n = rows.length;
-    const u: string[] = new Array(n);
-    const c: string[] = new Array(n);
-    const s: string[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const r = rows[i]!;
+    if (count + rows.length > capacity) {
+      // Rare: more rows than counted. Start over with room for them.
+      capacity = (count + rows.length) * 2;
+      ids = new Int32Array(capacity);
+      university = new TextColumnBuilder(capacity);
+      composites = new TextColumnBuilder(capacity);
+      scan = new TextColumnBuilder(capacity);
+      count = 0;
+      after = 0;
+      continue;
+    }
+    for (const r of rows) {
       const id = Number(r.id);
-      ids.push(id);
-      u[i] =
-        `"id":${id},"domain":${JSON.stringify(r.domain)},"name":${JSON.stringify(r.name)},"country":${JSON.stringify(r.country)}`;
-      c[i] =
+      ids[count] = id;
+      university.set(
+        count,
+        `"id":${id},"domain":${JSON.stringify(r.domain)},"name":${JSON.stringify(r.name)},"country":${JSON.stringify(r.country)}`,
+      );
+      composites.set(
+        count,
         `,"overall_score":${num(r.overall_score)},"webometrics_score":${num(r.webo_composite_score)},"technical_score":${num(
           r.tech_composite_score,
-        )},"research_score":${num(r.research_composite_score)},"presence_score":${num(r.presence_composite_score)}}`;
-      s[i] = `,"scan_id":${Number(r.scan_id)},"scan_date":${JSON.stringify(isoDate(String(r.completed_at)))}}`;
+        )},"research_score":${num(r.research_composite_score)},"presence_score":${num(r.presence_composite_score)}}`,
+      );
+      scan.set(
+        count,
+        `,"scan_id":${Number(r.scan_id)},"scan_date":${JSON.stringify(isoDate(String(r.completed_at)))}}`,
+      );
+      count++;
     }
-    university.add(u);
-    composites.add(c);
-    scan.add(s);
-    if (n < CHUNK) break;
-    after = ids[ids.length - 1]!;
+    if (rows.length < CHUNK) break;
+    after = ids[count - 1]!;
   }
   return {
-    ids: Int32Array.from(ids),
-    university: university.build(),
-    composites: composites.build(),
-    scan: scan.build(),
+    ids: ids.slice(0, count),
+    university: university.build(count),
+    composites: composites.build(count),
+    scan: scan.build(count),
   };
 }
 

@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { sharedRead } from "../db/shared-read.ts";
 import { prepared } from "../queries/prepared.ts";
 import type { DB } from "../schema/database.ts";
 
@@ -25,42 +26,24 @@ export async function readGeneration(db: DB): Promise<number> {
   return row ? Number(row.value) : 0;
 }
 
-/** Reads shared by the requests of one turn of the event loop, per database handle. */
-let turnReads = new WeakMap<DB, Promise<number>>();
-let turnEnding = false;
-const nextTurn: (f: () => void) => void =
-  typeof setImmediate === "function" ? (f) => setImmediate(f) : (f) => setTimeout(f, 0);
+/** How long a generation read is shared by the requests that follow it. */
+export const GENERATION_WINDOW_MS = 1;
+
+const sharedGeneration = sharedRead(readGeneration, GENERATION_WINDOW_MS);
 
 /**
- * Forgets the generations read in this turn. The writers call it; so must code that changes the data in this
- * process some other way (a test that empties tables), before reading again in the same turn.
+ * Forgets the shared generation reads. The writers call it; so must code that changes the data in this process
+ * some other way (a test that empties tables), before reading again.
  */
 export function forgetGenerations(): void {
-  turnReads = new WeakMap();
+  sharedGeneration.forget();
 }
 
 /**
- * The generation for a request: read once per turn of the event loop and database handle, and shared by every
- * caller in that turn. A read costs a SQLite read transaction (about 5 µs of locking, whatever the statement);
- * under load one turn answers many requests. Requests received in one turn arrived together, so each sees
- * every commit made before it arrived: a commit by another process is seen from the next turn on, and one by
- * this process at once (`bumpGeneration` forgets the shared reads, before and after it writes).
+ * The generation for a request: one read of the database per handle shared by every request of the following
+ * millisecond (`sharedRead`). A commit by another process is seen at most 1 ms later; one by this process at
+ * once (`bumpGeneration` forgets the shared reads before and after it writes, the writers after they commit).
  */
 export function currentGeneration(db: DB): Promise<number> {
-  const shared = turnReads.get(db);
-  if (shared !== undefined) return shared;
-  const read = readGeneration(db);
-  turnReads.set(db, read);
-  // A failed read is not shared: the next caller tries again.
-  read.catch(() => {
-    if (turnReads.get(db) === read) turnReads.delete(db);
-  });
-  if (!turnEnding) {
-    turnEnding = true;
-    nextTurn(() => {
-      turnEnding = false;
-      forgetGenerations();
-    });
-  }
-  return read;
+  return sharedGeneration(db);
 }

