@@ -1,7 +1,7 @@
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { prepared } from "./prepared.ts";
-import { countAll, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
+import { toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 
 export interface LatestScanSummary {
   id: number;
@@ -18,21 +18,18 @@ export interface UniversityDetail extends University {
 const universityQuery = prepared((db, arg: (i: number) => number) =>
   db.selectFrom("universities").select(UNIVERSITY_COLUMNS).where("id", "=", arg(0)),
 );
-/** The university, its completed scan count and its latest completed scan, in one statement. */
+/** The university, its completed scan count and its latest completed scan: two primary-key reads. */
 const detailQuery = prepared((db, arg: (i: number) => number) =>
   db
     .selectFrom("universities as u")
     .leftJoin("latest_scans as l", "l.university_id", "u.id")
     .select(["u.id", "u.domain", "u.name", "u.country", "u.created_at"])
-    .select(["l.scan_id", "l.completed_at as latest_completed_at", "l.overall_score as latest_overall_score"])
-    .select((eb) =>
-      eb
-        .selectFrom("scans as s")
-        .select(countAll.as("n"))
-        .whereRef("s.university_id", "=", "u.id")
-        .where("s.status", "=", "completed")
-        .as("scan_count"),
-    )
+    .select([
+      "l.scan_id",
+      "l.completed_at as latest_completed_at",
+      "l.overall_score as latest_overall_score",
+      "l.scan_count",
+    ])
     .where("u.id", "=", arg(0)),
 );
 

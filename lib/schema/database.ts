@@ -49,6 +49,8 @@ export interface LatestBase {
   /** The completed scan just before `scan_id` (same order), null when there is none; its scores are `prev_*`. */
   previous_scan_id: number | null;
   previous_completed_at: string | null;
+  /** Completed scans of the university. */
+  scan_count: number;
 }
 
 export interface MetaTable {

@@ -4,6 +4,7 @@ import * as access from "./migrations/002-access.ts";
 import * as webhooks from "./migrations/003-webhooks.ts";
 import * as previousScan from "./migrations/004-previous-scan.ts";
 import * as rankingsInMemory from "./migrations/005-rankings-in-memory.ts";
+import * as scanCount from "./migrations/006-scan-count.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "003-webhooks": webhooks,
   "004-previous-scan": previousScan,
   "005-rankings-in-memory": rankingsInMemory,
+  "006-scan-count": scanCount,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

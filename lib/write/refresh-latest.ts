@@ -32,12 +32,15 @@ async function refreshChunk(db: DB, ids: number[] | undefined): Promise<void> {
   const scans =
     dialectKind(db) === "sqlite" ? sql`scans s indexed by scans_university_completed` : sql`scans s`;
   // One ordered pass over the completed scans numbers each university's scans, latest first; the first is the
-  // latest, and the one after it (lead) the previous.
+  // latest, the one after it (lead) the previous, and the whole partition counts them.
   await sql`insert into latest_scans
-      (university_id, scan_id, completed_at, country, previous_scan_id, previous_completed_at, ${sql.join(cols)})
-    select r.university_id, r.id, l.completed_at, u.country, r.previous_id, p.completed_at, ${sql.join(values)}
+      (university_id, scan_id, completed_at, country, previous_scan_id, previous_completed_at, scan_count,
+       ${sql.join(cols)})
+    select r.university_id, r.id, l.completed_at, u.country, r.previous_id, p.completed_at, r.scan_count,
+      ${sql.join(values)}
     from (
-      select s.university_id, s.id, row_number() over w as n, lead(s.id) over w as previous_id
+      select s.university_id, s.id, row_number() over w as n, lead(s.id) over w as previous_id,
+        count(*) over (w rows between unbounded preceding and unbounded following) as scan_count
       from ${scans}
       where s.status = 'completed' ${scoped}
       window w as (partition by s.university_id order by s.completed_at desc, s.id desc)) r
