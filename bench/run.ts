@@ -12,7 +12,7 @@
  * Results: bench/results/<date>.json and the README's performance section.
  */
 import { Database } from "bun:sqlite";
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { BUN, freePort, loadAverage, mb, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
@@ -255,6 +255,17 @@ async function startServer(opts: Options, dbPath: string, binary?: string, extra
   }
 }
 
+/** Modification time of the newest file under lib/ and src/. */
+function newestSource(): number {
+  let newest = 0;
+  for (const dir of ["lib", "src"]) {
+    for (const file of readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true })) {
+      if (file.isFile()) newest = Math.max(newest, statSync(join(file.parentPath, file.name)).mtimeMs);
+    }
+  }
+  return newest;
+}
+
 function hasCommand(name: string): boolean {
   return existsSync(join(ROOT, `src/cli/${name}.ts`));
 }
@@ -382,7 +393,10 @@ async function main() {
     if ((await b.exited) !== 0)
       binaryNote = `npm run build failed: ${(await new Response(b.stderr).text()).slice(-300)}`;
   }
-  if (existsSync(binary)) {
+  if (existsSync(binary) && newestSource() > statSync(binary).mtimeMs) {
+    // A quick run does not build: a binary older than the sources would run (and migrate with) other code.
+    binaryNote = "dist/unirank is older than the sources; not measured";
+  } else if (existsSync(binary)) {
     const samples: number[] = [];
     for (let i = 0; i < 3; i++) {
       const s = await startServer(opts, dbPath, binary);
