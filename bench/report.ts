@@ -140,13 +140,21 @@ export function renderTable(r: Results): string {
 
 const MARKER = "<!-- section:performance -->";
 
-/** Replaces the text under the performance marker (up to the next section marker) with this run's table. */
+/** What follows it in the performance section is written by hand (what each change bought) and kept. */
+const NOTES_MARKER = "<!-- performance:notes -->";
+
+/**
+ * Replaces the text under the performance marker with this run's table: up to the notes marker when the section
+ * has one, else up to the next section marker.
+ */
 export function renderReadme(readme: string, r: Results, resultsPath: string): string {
   const start = readme.indexOf(MARKER);
   if (start < 0) return readme;
   const after = start + MARKER.length;
   const next = readme.indexOf("<!-- section:", after);
-  const end = next < 0 ? readme.length : next;
+  const sectionEnd = next < 0 ? readme.length : next;
+  const notes = readme.indexOf(NOTES_MARKER, after);
+  const end = notes >= 0 && notes < sectionEnd ? notes : sectionEnd;
   const m = r.machine as {
     cpus: number;
     cpu_model: string;

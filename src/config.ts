@@ -23,6 +23,8 @@ export interface Config {
   allowPrivateWebhooks: boolean;
   /** Timeout of one webhook attempt, milliseconds (default 10 000). */
   webhookTimeoutMs: number;
+  /** MB the resident size may grow above its last post-collection size before a full collection; 0 = off. */
+  gcHeadroomMb: number;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -48,6 +50,7 @@ export interface ConfigInput {
   allowPrivateWebhooks?: boolean;
   /** Seconds, decimals allowed. */
   webhookTimeout?: string | number;
+  gcHeadroom?: string | number;
 }
 
 function integer(
@@ -90,6 +93,7 @@ export function loadConfig(
     minFreeDiskGb: gigabytes(cli.minFreeDiskGb ?? env.UNIRANK_MIN_FREE_DISK_GB),
     ...cacheConfig(cli, env),
     ...webhookConfig(cli, env),
+    gcHeadroomMb: integer("gc headroom", cli.gcHeadroom ?? env.UNIRANK_GC_HEADROOM_MB, 32, 65_536),
   };
 }
 

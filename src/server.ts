@@ -9,6 +9,7 @@ import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { startMemorySteward } from "./memory-steward.ts";
 import { hostProbes } from "./probes.ts";
 
 export const VERSION: string = pkg.version;
@@ -76,6 +77,7 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
     port: config.port,
     fetch: (request) => app.fetch(request),
   });
+  const stopSteward = startMemorySteward(config.gcHeadroomMb);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
   log("info", "unirank listening", { url, db: displayLocation(config.db), version: VERSION });
   // Webhook deliveries go out in the background (the outbox is filled by whoever writes scans).
@@ -87,6 +89,7 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
   return {
     url,
     async stop() {
+      stopSteward();
       server.stop(true);
       await webhooks.stop();
       await access.close();

@@ -232,6 +232,7 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
       minFreeDiskGb: 1,
       cache: true,
       cacheEntries: 1000,
+      gcHeadroomMb: 32,
     });
     expect(c.db).toBe(resolve("unirank.db"));
     expect(c.logDir).toBe(join(resolve("."), "logs"));
@@ -248,6 +249,7 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
       UNIRANK_MIN_FREE_DISK_GB: "0.5",
       UNIRANK_CACHE: "0",
       UNIRANK_CACHE_ENTRIES: "50",
+      UNIRANK_GC_HEADROOM_MB: "0",
     };
     expect(loadConfig({}, env)).toMatchObject({
       port: 8080,
@@ -259,7 +261,9 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
       minFreeDiskGb: 0.5,
       cache: false,
       cacheEntries: 50,
+      gcHeadroomMb: 0,
     });
+    expect(loadConfig({ gcHeadroom: "64" }, env).gcHeadroomMb).toBe(64);
     expect(loadConfig({ port: 9, db: "/x.db" }, env)).toMatchObject({ port: 9, db: "/x.db" });
     expect(loadConfig({ db: "/data/u.db" }, {}).logDir).toBe("/data/logs");
     expect(loadConfig({ cache: false }, {}).cache).toBe(false);
@@ -273,6 +277,7 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
     expect(() => loadConfig({}, { PORT: "http" })).toThrow();
     expect(() => loadConfig({}, { PORT: "70000" })).toThrow();
     expect(() => loadConfig({}, { UNIRANK_RATE_LIMIT: "-5" })).toThrow();
+    expect(() => loadConfig({}, { UNIRANK_GC_HEADROOM_MB: "32MB" })).toThrow();
     expect(() => loadConfig({}, { UNIRANK_MIN_FREE_DISK_GB: "abc" })).toThrow();
     expect(() => loadConfig({}, { UNIRANK_CACHE_ENTRIES: "many" })).toThrow();
   });

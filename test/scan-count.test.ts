@@ -26,7 +26,13 @@ describeEachDatabase("latest_scans: the number of completed scans (006-scan-coun
     const [first] = [...(await kept()).keys()];
     const { domain, scan_count } = await getUniversity(get().db, first as number);
     await writeRecords(get().db, [
-      { type: "scan", source_id: "count-1", domain, status: "completed", completed_at: "2099-01-01T00:00:00Z" },
+      {
+        type: "scan",
+        source_id: "count-1",
+        domain,
+        status: "completed",
+        completed_at: "2099-01-01T00:00:00Z",
+      },
       { type: "scan", source_id: "count-2", domain, status: "failed", completed_at: "2099-01-02T00:00:00Z" },
     ]);
     expect((await getUniversity(get().db, first as number)).scan_count).toBe(scan_count + 1);
@@ -42,7 +48,9 @@ describeEachDatabase("latest_scans: the number of completed scans (006-scan-coun
   });
 
   test("a university without a completed scan has scan_count 0 and no latest scan", async () => {
-    await writeRecords(get().db, [{ type: "university", domain: "never.example", name: "Never", country: "FR" }]);
+    await writeRecords(get().db, [
+      { type: "university", domain: "never.example", name: "Never", country: "FR" },
+    ]);
     const r = await sql<{ id: unknown }>`select id from universities where domain = 'never.example'`.execute(
       get().db,
     );

@@ -43,6 +43,11 @@ export function registerServe(program: Command): void {
       "--webhook-timeout <seconds>",
       "timeout of one webhook attempt (env UNIRANK_WEBHOOK_TIMEOUT; default 10)",
     )
+    .option(
+      "--gc-headroom <mb>",
+      "MB the resident size may grow past its last post-collection size before a full collection, 0 = off (env UNIRANK_GC_HEADROOM_MB; default 32)",
+      positiveInt("gc headroom", 65_536),
+    )
     .action(async (opts) => {
       const config = loadConfig(opts);
       const server = await startServer(config);
