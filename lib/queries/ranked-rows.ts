@@ -35,7 +35,7 @@ export function textAt(column: TextColumn, slot: number): string {
 /** Texts per chunk: a chunk is joined as soon as it is full, so the short texts become garbage as they come. */
 const TEXTS_PER_CHUNK = 256;
 /** Anything beyond Latin-1 makes a JavaScript string two bytes a character, so such texts get chunks of their own. */
-const WIDE = /[^\u0000-\u00ff]/;
+const WIDE = /[\u0100-\uffff]/;
 
 interface OpenChunk {
   id: number;

@@ -13,6 +13,12 @@ export interface SqliteOptions {
   readonly?: boolean;
   /** SQLite page cache in MiB (default 8, the server's). */
   cacheMb?: number;
+  /**
+   * `memory`: temporary files in memory. An import's multi-row INSERTs each keep a statement journal (the pages
+   * they change, for a rollback of that statement alone), written to a temporary file by default: 940,000 writes
+   * for 300,000 records.
+   */
+  tempStore?: "memory";
 }
 
 /** Opens a SQLite file with WAL, foreign keys and a busy timeout. */
@@ -22,6 +28,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
   if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
   sqlite.exec("pragma synchronous = normal");
   sqlite.exec("pragma foreign_keys = on");
+  if (options.tempStore === "memory") sqlite.exec("pragma temp_store = memory");
   // 8 MB of page cache by default (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss
   // pay for it. A bulk import asks for more (its index pages are written at random).
   sqlite.exec(`pragma cache_size = -${Math.round((options.cacheMb ?? 8) * 1024)}`);
