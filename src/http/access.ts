@@ -17,7 +17,7 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
-import { type ApiVersion, requestTarget, splitUrl } from "./route.ts";
+import { type ApiVersion, splitTarget, targetOf } from "./route.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -164,7 +164,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     return {
       headers,
       async admit() {
-        const supplied = suppliedKeys(request, splitUrl(request.url).search);
+        const supplied = suppliedKeys(request, splitTarget(targetOf(request)).search);
         keySupplied = supplied.length > 0;
         if (new Set(supplied).size > 1) {
           const message = "Two different API keys were sent; send one key, in one place";
@@ -189,7 +189,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
                 timestamp: request.headers.get("x-timestamp"),
                 signature: request.headers.get("x-signature"),
                 method: request.method,
-                pathWithQuery: requestTarget(request.url),
+                pathWithQuery: targetOf(request),
                 now,
               });
             } catch (e) {
@@ -226,7 +226,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           key_id: key?.id ?? null,
           client_ip: ipOf(),
           method: request.method,
-          path: requestTarget(request.url),
+          path: targetOf(request),
           status: response.status,
           duration_ms: performance.now() - started,
         });

@@ -14,7 +14,7 @@ import { withDocs } from "./docs.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
-import { type Payload, pathMatcher, type RouteSpec, splitUrl, versionOf } from "./route.ts";
+import { type Payload, pathMatcher, type RouteSpec, splitTarget, targetOf, versionOf } from "./route.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 
@@ -49,7 +49,7 @@ function rawQuery(search: string): RawParams {
 }
 
 /** Parses path and query together so `details` names every bad parameter at once. */
-function parseInputs(route: RouteSpec, rawPath: RawParams, search: string) {
+function parseInputs(route: RouteSpec, rawPath: RawParams, request: Request) {
   const details: ErrorDetail[] = [];
   const parse = (schema: RouteSpec["query"], raw: RawParams) => {
     if (!schema) return {};
@@ -62,7 +62,7 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, search: string) {
     }
   };
   const params = parse(route.params, rawPath);
-  const query = parse(route.query, route.query ? rawQuery(search) : {});
+  const query = parse(route.query, route.query ? rawQuery(splitTarget(targetOf(request)).search) : {});
   if (details.length > 0) {
     throw new UnirankError("INVALID_PARAMETER", details.map((d) => d.message).join("; "), details);
   }
@@ -91,7 +91,16 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
   const matchesRoute = pathMatcher(routes);
   const isKnownPath = (pathname: string) => matchesRoute(inside(pathname));
   const requestIds = new WeakMap<Request, string>();
-  const requestId = (request: Request) => requestIds.get(request) ?? "";
+  /** The client's `X-Request-Id` when sane, else a new UUID; one per request, made when first asked for. */
+  const requestId = (request: Request) => {
+    let id = requestIds.get(request);
+    if (id === undefined) {
+      const incoming = request.headers.get("X-Request-Id");
+      id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      requestIds.set(request, id);
+    }
+    return id;
+  };
 
   /** Headers of every answer: the request id and CORS. */
   const common = (request: Request, extra?: Record<string, string>): Record<string, string> => ({
@@ -108,50 +117,47 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     errorResponse(
       ctx,
       request,
-      versionOf(inside(splitUrl(request.url).pathname)),
+      versionOf(inside(splitTarget(targetOf(request)).pathname)),
       thrown,
       common(request, headers),
     );
 
-  const app = new Elysia({ name: "unirank", prefix })
-    .onRequest(({ request }) => {
-      const incoming = request.headers.get("X-Request-Id");
-      requestIds.set(request, incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID());
-      if (request.method === "GET" || request.method === "HEAD") return;
-      const { pathname } = splitUrl(request.url);
-      if (request.method === "OPTIONS") {
-        const known = isKnownPath(pathname);
-        const response = new Response(null, {
-          status: known ? 204 : 404,
-          headers: {
-            Allow: ALLOW,
-            "Access-Control-Allow-Methods": ALLOW,
-            "Access-Control-Allow-Headers":
-              request.headers.get("Access-Control-Request-Headers") ??
-              "Authorization, X-API-Key, X-Timestamp, X-Signature, If-None-Match, X-Request-Id",
-            "Access-Control-Max-Age": "86400",
-          },
-        });
-        return finish(request, response);
-      }
-      if (isKnownPath(pathname)) {
-        return fail(
-          request,
-          new UnirankError(
-            "METHOD_NOT_ALLOWED",
-            `${request.method} is not allowed; use GET, HEAD or OPTIONS`,
-          ),
-          { Allow: ALLOW },
-        );
-      }
-      return fail(request, new UnirankError("NOT_FOUND", `No route for ${request.method} ${pathname}`));
-    })
-    .onError(({ request, code, error }) => {
-      if (code === "NOT_FOUND") {
-        return fail(request, new UnirankError("NOT_FOUND", `No route for ${splitUrl(request.url).pathname}`));
-      }
-      return fail(request, error);
-    });
+  /**
+   * Whatever no GET or HEAD route took: a CORS preflight, another method on a known path (405) or an unknown path.
+   * Handled where Elysia finds no route, so the GET path carries no request hook.
+   */
+  const unrouted = (request: Request): Response => {
+    const { pathname } = splitTarget(targetOf(request));
+    const known = isKnownPath(pathname);
+    if (request.method === "OPTIONS") {
+      const response = new Response(null, {
+        status: known ? 204 : 404,
+        headers: {
+          Allow: ALLOW,
+          "Access-Control-Allow-Methods": ALLOW,
+          "Access-Control-Allow-Headers":
+            request.headers.get("Access-Control-Request-Headers") ??
+            "Authorization, X-API-Key, X-Timestamp, X-Signature, If-None-Match, X-Request-Id",
+          "Access-Control-Max-Age": "86400",
+        },
+      });
+      return finish(request, response);
+    }
+    if (known && request.method !== "GET" && request.method !== "HEAD") {
+      return fail(
+        request,
+        new UnirankError("METHOD_NOT_ALLOWED", `${request.method} is not allowed; use GET, HEAD or OPTIONS`),
+        { Allow: ALLOW },
+      );
+    }
+    const what = request.method === "GET" || request.method === "HEAD" ? "" : `${request.method} `;
+    return fail(request, new UnirankError("NOT_FOUND", `No route for ${what}${pathname}`));
+  };
+
+  const app = new Elysia({ name: "unirank", prefix }).onError(({ request, code, error }) => {
+    if (code === "NOT_FOUND") return unrouted(request);
+    return fail(request, error);
+  });
 
   for (const route of routes) {
     const presentAs = route.raw ? "none" : route.version;
@@ -160,7 +166,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
     const respond = async (request: Request, params: Record<string, string>, gate?: AccessGate) => {
       try {
         await gate?.admit();
-        const inputs = parseInputs(route, params, splitUrl(request.url).search);
+        const inputs = parseInputs(route, params, request);
         let payload: Payload;
         let body: string;
         let etag: string | undefined;

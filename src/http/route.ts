@@ -63,8 +63,8 @@ export function versionOf(pathname: string): ApiVersion {
   return "v1";
 }
 
-/** The request target as sent (path and query), which is what a client signs. */
-export function requestTarget(url: string): string {
+/** The request target as sent (path and query), which is what a client signs; no URL parser needed. */
+function requestTarget(url: string): string {
   const scheme = url.indexOf("://");
   const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
   if (slash < 0) return "/";
@@ -72,10 +72,21 @@ export function requestTarget(url: string): string {
   return hash < 0 ? url.slice(slash) : url.slice(slash, hash);
 }
 
-/** Path and query string (without `?`) of an absolute request URL, without the cost of a URL parser. */
-export function splitUrl(url: string): { pathname: string; search: string } {
-  const target = requestTarget(url);
+/** Path and query string (without `?`) of a request target. */
+export function splitTarget(target: string): { pathname: string; search: string } {
   const question = target.indexOf("?");
   if (question < 0) return { pathname: target, search: "" };
   return { pathname: target.slice(0, question), search: target.slice(question + 1) };
+}
+
+const targets = new WeakMap<Request, string>();
+
+/** A request's target, read from `request.url` once per request: every read of that getter makes a new string. */
+export function targetOf(request: Request): string {
+  let target = targets.get(request);
+  if (target === undefined) {
+    target = requestTarget(request.url);
+    targets.set(request, target);
+  }
+  return target;
 }
