@@ -2,8 +2,21 @@
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 
+/** The last second formatted: answers of one second share their timestamp text. */
+let lastSecond = Number.NaN;
+let lastText = "";
+
 /** `2026-03-01T12:00:00+00:00` (UTC, seconds precision). */
 export function isoTimestamp(d: Date): string {
+  const second = Math.floor(d.getTime() / 1000);
+  if (second !== lastSecond) {
+    lastText = formatTimestamp(d);
+    lastSecond = second;
+  }
+  return lastText;
+}
+
+function formatTimestamp(d: Date): string {
   return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}T${pad(d.getUTCHours())}:${pad(
     d.getUTCMinutes(),
   )}:${pad(d.getUTCSeconds())}+00:00`;

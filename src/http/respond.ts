@@ -81,7 +81,10 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     payload = gzipSync(utf8, { level: 6 });
   }
   if (encoding) headers["Content-Encoding"] = encoding;
-  headers["Content-Length"] = String(payload.byteLength);
-  if (request.method === "HEAD") return new Response(null, { status: options.status, headers });
+  if (request.method === "HEAD") {
+    // What GET would send; a GET's own length is set by the server from its body.
+    headers["Content-Length"] = String(payload.byteLength);
+    return new Response(null, { status: options.status, headers });
+  }
   return new Response(payload as BodyInit, { status: options.status, headers });
 }
