@@ -2,9 +2,9 @@ import type { LeaderboardParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { CATEGORIES, type Category } from "../scores/catalogue.ts";
 import type { UniversityRef } from "./get-scan.ts";
-import { JsonText } from "./json-text.ts";
+import type { JsonText } from "./json-text.ts";
 import { rankPage } from "./rank.ts";
-import { rankedRowsOf, slotOf, textAt } from "./ranked-rows.ts";
+import { rankedRowsJson, textAt } from "./ranked-rows.ts";
 
 export interface LeaderboardEntry {
   rank: number;
@@ -30,15 +30,13 @@ export async function leaderboardJson(
   const score = CATEGORIES[category];
   const { rows, total } = await rankPage(db, { score, page: 1, limit });
   const meta = { category, score, limit, total };
-  if (rows.length === 0) return { data: new JsonText("[]"), meta };
-  const details = await rankedRowsOf(db);
-  let text = "[";
-  for (const r of rows) {
-    const slot = slotOf(details, r.university_id);
-    if (slot < 0) continue;
-    text += `${text.length > 1 ? "," : ""}{"rank":${r.rank},"university":{${textAt(details.university, slot)}},"score":${r.score}${textAt(details.scan, slot)}`;
-  }
-  return { data: new JsonText(`${text}]`), meta };
+  const data = await rankedRowsJson(
+    db,
+    rows,
+    (r, d, slot) =>
+      `{"rank":${r.rank},"university":{${textAt(d.university, slot)}},"score":${r.score}${textAt(d.scan, slot)}`,
+  );
+  return { data, meta };
 }
 
 /**

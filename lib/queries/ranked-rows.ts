@@ -1,7 +1,9 @@
 import type { DB } from "../schema/database.ts";
 import { isoDate } from "../time/format.ts";
 import { generationMemo } from "./generation-memo.ts";
+import { JsonText } from "./json-text.ts";
 import { prepared } from "./prepared.ts";
+import type { RankedRow } from "./rank.ts";
 
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan, serialised
@@ -188,4 +190,23 @@ export function slotOf(rows: RankedRows, id: number): number {
     else hi = mid - 1;
   }
   return -1;
+}
+
+/**
+ * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university.
+ * A row whose university has no details (a write between the ranking and these details) is left out.
+ */
+export async function rankedRowsJson(
+  db: DB,
+  rows: readonly RankedRow[],
+  row: (r: RankedRow, details: RankedRows, slot: number) => string,
+): Promise<JsonText> {
+  if (rows.length === 0) return new JsonText("[]");
+  const details = await rankedRowsOf(db);
+  let text = "[";
+  for (const r of rows) {
+    const slot = slotOf(details, r.university_id);
+    if (slot >= 0) text += `${text.length > 1 ? "," : ""}${row(r, details, slot)}`;
+  }
+  return new JsonText(`${text}]`);
 }

@@ -2,9 +2,9 @@ import { invalidParameter } from "../errors.ts";
 import type { RankingsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKING_SORTS } from "../scores/catalogue.ts";
-import { JsonText } from "./json-text.ts";
+import type { JsonText } from "./json-text.ts";
 import { rankPage } from "./rank.ts";
-import { rankedRowsOf, slotOf, textAt } from "./ranked-rows.ts";
+import { rankedRowsJson, textAt } from "./ranked-rows.ts";
 import type { Paged, PageMeta } from "./shapes.ts";
 
 export interface RankingEntry {
@@ -43,15 +43,12 @@ export async function rankingsJson(
     limit,
   });
   const meta = { page, limit, total };
-  if (rows.length === 0) return { data: new JsonText("[]"), meta };
-  const details = await rankedRowsOf(db);
-  let text = "[";
-  for (const r of rows) {
-    const slot = slotOf(details, r.university_id);
-    if (slot < 0) continue;
-    text += `${text.length > 1 ? "," : ""}{"rank":${r.rank},${textAt(details.university, slot)}${textAt(details.composites, slot)}`;
-  }
-  return { data: new JsonText(`${text}]`), meta };
+  const data = await rankedRowsJson(
+    db,
+    rows,
+    (r, d, slot) => `{"rank":${r.rank},${textAt(d.university, slot)}${textAt(d.composites, slot)}`,
+  );
+  return { data, meta };
 }
 
 /**
