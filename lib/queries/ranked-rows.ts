@@ -45,17 +45,20 @@ interface OpenChunk {
   length: number;
 }
 
+/** `array` with room for at least `size` elements: itself, or a copy twice as long. */
+function room<A extends Uint16Array | Int32Array>(array: A, size: number): A {
+  if (size <= array.length) return array;
+  const grown = new (array.constructor as new (n: number) => A)(Math.max(size, array.length * 2));
+  grown.set(array);
+  return grown;
+}
+
 class TextColumnBuilder {
   readonly #chunks: string[] = [];
   readonly #open: { narrow?: OpenChunk; wide?: OpenChunk } = {};
-  #chunk: Uint16Array;
-  #start: Int32Array;
-  #end: Int32Array;
-  constructor(expected: number) {
-    this.#chunk = new Uint16Array(expected);
-    this.#start = new Int32Array(expected);
-    this.#end = new Int32Array(expected);
-  }
+  #chunk = new Uint16Array(1024);
+  #start = new Int32Array(1024);
+  #end = new Int32Array(1024);
   set(slot: number, text: string): void {
     const kind = WIDE.test(text) ? "wide" : "narrow";
     let open = this.#open[kind];
@@ -64,6 +67,9 @@ class TextColumnBuilder {
       this.#chunks.push("");
       this.#open[kind] = open;
     }
+    this.#chunk = room(this.#chunk, slot + 1);
+    this.#start = room(this.#start, slot + 1);
+    this.#end = room(this.#end, slot + 1);
     this.#chunk[slot] = open.id;
     this.#start[slot] = open.length;
     open.length += text.length;
@@ -116,32 +122,16 @@ const chunkQuery = prepared((db, arg: (i: number) => number) =>
     .limit(CHUNK),
 );
 
-const countQuery = prepared((db) =>
-  db.selectFrom("latest_scans").select((eb) => eb.fn.countAll<number>().as("n")),
-);
-
 async function buildRankedRows(db: DB): Promise<RankedRows> {
-  // Sized from a count; a write committed between the count and the reads only makes the arrays grow.
-  let capacity = Number((await countQuery(db, []))[0]?.n ?? 0) + CHUNK;
-  let ids = new Int32Array(capacity);
-  let university = new TextColumnBuilder(capacity);
-  let composites = new TextColumnBuilder(capacity);
-  let scan = new TextColumnBuilder(capacity);
+  let ids = new Int32Array(1024);
+  const university = new TextColumnBuilder();
+  const composites = new TextColumnBuilder();
+  const scan = new TextColumnBuilder();
   let count = 0;
   let after = 0;
   for (;;) {
     const rows = await chunkQuery(db, [after]);
-    if (count + rows.length > capacity) {
-      // Rare: more rows than counted. Start over with room for them.
-      capacity = (count + rows.length) * 2;
-      ids = new Int32Array(capacity);
-      university = new TextColumnBuilder(capacity);
-      composites = new TextColumnBuilder(capacity);
-      scan = new TextColumnBuilder(capacity);
-      count = 0;
-      after = 0;
-      continue;
-    }
+    ids = room(ids, count + rows.length);
     for (const r of rows) {
       const id = Number(r.id);
       ids[count] = id;

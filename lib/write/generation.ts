@@ -27,7 +27,7 @@ export async function readGeneration(db: DB): Promise<number> {
 }
 
 /** How long a generation read is shared by the requests that follow it. */
-export const GENERATION_WINDOW_MS = 1;
+const GENERATION_WINDOW_MS = 1;
 
 const sharedGeneration = sharedRead(readGeneration, GENERATION_WINDOW_MS);
 
