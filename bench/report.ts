@@ -1,4 +1,4 @@
-/** Figures of a benchmark run: the results file's shape, the targets, the table and the README section. */
+/** Figures of a benchmark run: the results file's shape, the targets, the table and the docs section. */
 
 export interface RunResult {
   name: string;
@@ -109,7 +109,7 @@ export function evaluateTargets(r: Results): Target[] {
   return out;
 }
 
-/** The figures as a Markdown table (printed, and written into the README). */
+/** The figures as a Markdown table (printed, and written into docs/performance.md). */
 export function renderTable(r: Results): string {
   const lines = [
     "| endpoint | mode | req/s | of ceiling | p50 ms | p99 ms | RSS MB | all 200 |",

@@ -9,7 +9,7 @@
  * import, cold starts, then load: the ceiling (a bare Bun.serve with a body as large as the rankings page)
  * and every endpoint, uncached (a distinct query string per request) and cached. The server (and the
  * ceiling, the import, the bare insert) run on core 0, the load generator on core 1.
- * Results: bench/results/<date>.json and the README's performance section.
+ * Results: bench/results/<date>.json and docs/performance.md.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -546,12 +546,12 @@ async function main() {
   process.stdout.write(`${renderTable(results)}\n`);
   log(`results: ${out}`);
   if (opts.readme) {
-    const readmePath = join(ROOT, "README.md");
+    const readmePath = join(ROOT, "docs/performance.md");
     writeFileSync(
       readmePath,
       renderReadme(readFileSync(readmePath, "utf8"), results, out.replace(`${ROOT}/`, "")),
     );
-    log("README performance section updated");
+    log("docs/performance.md updated");
   }
   if (opts.quick && !process.argv.includes("--data-dir"))
     rmSync(opts.dataDir, { recursive: true, force: true });

@@ -111,7 +111,7 @@ describeEachDatabase("API keys", (get) => {
   });
 });
 
-test("the README's signature example is what the server computes", () => {
+test("the signature example in docs/access-control.md is what the server computes", () => {
   expect(signRequest("urs_example", 1772366400, "GET", "/api/v2/universities?limit=5")).toBe(
     "sha256=67e225dba40c3d9c82995ad6275c7c0e22310aa684a47a95e9a1ccfcaa30e478",
   );

@@ -86,7 +86,7 @@ describe("/health over a real server", () => {
     writeFileSync(dbPath, Buffer.alloc(16384, 0x41));
     rmSync(`${dbPath}-wal`, { force: true });
     rmSync(`${dbPath}-shm`, { force: true });
-    // The database check is shared by the health requests of one millisecond (README, Decisions).
+    // The database check is shared by the health requests of one millisecond (docs/decisions.md).
     await Bun.sleep(5);
     const { status, headers, body } = await get("/health");
     expect(status).toBe(503);

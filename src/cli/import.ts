@@ -85,7 +85,7 @@ export function registerImport(program: Command): void {
   program
     .command("import")
     .description(
-      "load universities and scans from NDJSON or CSV files (format in the README) in one transaction; idempotent",
+      "load universities and scans from NDJSON or CSV files (format in docs/import.md) in one transaction; idempotent",
     )
     .argument("<files...>", "NDJSON (.ndjson, .jsonl) or CSV (.csv) files, optionally .gz")
     .option("--db <path>", DB_OPTION_HELP)
@@ -102,7 +102,7 @@ export function registerImport(program: Command): void {
       for (const f of files) statSync(f); // a missing file fails before anything is opened
       const config = loadConfig(opts);
       // 32 MB of SQLite page cache: a 1,000,000-scan import 44 → 31 s, peak RSS 244 → 281 MB; statement journals in
-      // memory: 30 → 25–27 s (README, Performance).
+      // memory: 30 → 25–27 s (docs/performance.md).
       const opened = await openDatabase(config.db, { cacheMb: 32, tempStore: "memory" });
       // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB.
       const stopSteward = startMemorySteward(config.gcHeadroomMb);
