@@ -1,0 +1,24 @@
+import type { ScoreName } from "../scores/catalogue.ts";
+
+/** One rubric check as scored: the points earned out of its maximum, what was seen and how to do better. */
+export interface CheckPoints {
+  /** Stable id, `<area>.<check>` (e.g. `hsts.max-age`), documented in docs/scanner.md. */
+  id: string;
+  /** The sub-score the check counts towards. */
+  score: ScoreName;
+  label: string;
+  points: number;
+  max: number;
+  /** What was observed, in one sentence. */
+  detail: string;
+  /** What to change to earn the missing points; null when the check earned all of them. */
+  remediation: string | null;
+}
+
+/** What a rubric makes of its observations: final 0–100 sub-scores, the checks behind them, and why any is null. */
+export interface ScoredPart {
+  scores: Partial<Record<ScoreName, number | null>>;
+  checks: CheckPoints[];
+  /** Sub-scores left null, with the reason (no browser, source off, unreachable …). */
+  unmeasured: Partial<Record<ScoreName, string>>;
+}
