@@ -17,6 +17,7 @@ export * from "./import/sources.ts";
 export * from "./import/validate.ts";
 export * from "./params/operations.ts";
 export * from "./params/parse.ts";
+export * from "./params/query-string.ts";
 export * from "./params/types.ts";
 export * from "./queries/compare.ts";
 export * from "./queries/export-university.ts";

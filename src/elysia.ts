@@ -17,6 +17,7 @@ import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
 import { errorResponse } from "./http/present.ts";
+import { routable, splitTarget, targetOf } from "./http/route.ts";
 
 export type { AccessGuard, AccessSettings } from "./http/access.ts";
 export { ResponseCache, type ResponseCacheOptions } from "./http/cache.ts";
@@ -105,12 +106,13 @@ export function createFetchHandler(options: UnirankOptions): FetchHandler {
   const ctx = embeddedContext(options);
   const app = createApp(ctx, { prefix });
   const handler = async (request: Request, info?: RequestInfo): Promise<Response> => {
-    const { pathname } = new URL(request.url);
+    const { pathname } = splitTarget(targetOf(request));
     if (prefix && pathname !== prefix && !pathname.startsWith(`${prefix}/`)) {
       return errorResponse(ctx, request, "v1", notFound(`No route for ${pathname}`));
     }
-    ctx.access?.setPeer(request, info?.clientIp);
-    return app.handle(request);
+    const routed = routable(request);
+    ctx.access?.setPeer(routed, info?.clientIp);
+    return app.handle(routed);
   };
   return Object.assign(handler, {
     close: async () => {

@@ -8,6 +8,7 @@ import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
+import { routable } from "./http/route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import { hostProbes } from "./probes.ts";
@@ -75,7 +76,11 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
   server = Bun.serve({
     hostname: config.host,
     port: config.port,
-    fetch: (request) => app.fetch(request),
+    fetch: (request, bun) => {
+      const routed = routable(request);
+      if (routed !== request) access.setPeer(routed, bun.requestIP(request)?.address);
+      return app.fetch(routed);
+    },
   });
   const stopSteward = startMemorySteward(config.gcHeadroomMb);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;

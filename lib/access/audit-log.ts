@@ -15,9 +15,35 @@ export type AuditRecord = AuditFields & { id: number; time: string };
 
 const MAX_PATH = 2048;
 
+/** Percent-decoded text (`+` as space in a query), decoded again while it still changes (a key sent encoded twice). */
+function decoded(text: string, plusIsSpace: boolean): string {
+  let out = plusIsSpace ? text.replace(/\+/g, " ") : text;
+  for (let i = 0; i < 4 && out.includes("%"); i++) {
+    try {
+      const next = decodeURIComponent(out);
+      if (next === out) break;
+      out = next;
+    } catch {
+      break;
+    }
+  }
+  return out;
+}
+
+/** One path segment or query name/value with any key in it replaced, looked for after decoding. */
+function redactPart(raw: string, plusIsSpace: boolean): string {
+  if (!raw.includes("%") && !(plusIsSpace && raw.includes("+")))
+    return raw.replace(API_KEY_PATTERN, "urk_REDACTED");
+  const text = decoded(raw, plusIsSpace);
+  if (!API_KEY_PATTERN.test(text)) return raw;
+  API_KEY_PATTERN.lastIndex = 0;
+  return encodeURIComponent(text.replace(API_KEY_PATTERN, "urk_REDACTED")).replace(/%2F/gi, "/");
+}
+
 /**
  * Path with query, with the value of every `api_key` parameter (however its name is percent-encoded) replaced by
- * `REDACTED`, and anything shaped like a key anywhere else replaced too. Truncated to 2048 characters.
+ * `REDACTED`, and anything shaped like a key anywhere else replaced too, also where it is percent-encoded
+ * (`?x=%75rk_…`): parts are looked at after decoding, as the server reads them. Truncated to 2048 characters.
  */
 export function redactPath(pathWithQuery: string): string {
   const q = pathWithQuery.indexOf("?");
@@ -25,11 +51,13 @@ export function redactPath(pathWithQuery: string): string {
   if (
     pathWithQuery.length <= MAX_PATH &&
     !pathWithQuery.includes(API_KEY_PREFIX) &&
-    (q < 0 || !/api_key|%/i.test(pathWithQuery))
+    !pathWithQuery.includes("%") &&
+    (q < 0 || !/api_key|\+/i.test(pathWithQuery))
   ) {
     return pathWithQuery;
   }
-  let out = pathWithQuery;
+  const path = q < 0 ? pathWithQuery : pathWithQuery.slice(0, q);
+  let out = redactPart(path, false);
   if (q >= 0) {
     const parts = pathWithQuery
       .slice(q + 1)
@@ -37,17 +65,12 @@ export function redactPath(pathWithQuery: string): string {
       .map((part) => {
         const eq = part.indexOf("=");
         const rawName = eq >= 0 ? part.slice(0, eq) : part;
-        let name = rawName;
-        try {
-          name = decodeURIComponent(rawName.replace(/\+/g, " "));
-        } catch {
-          // keep the raw name
-        }
-        return name.trim().toLowerCase() === "api_key" ? `${rawName}=REDACTED` : part;
+        if (decoded(rawName, true).trim().toLowerCase() === "api_key") return `${rawName}=REDACTED`;
+        const name = redactPart(rawName, true);
+        return eq >= 0 ? `${name}=${redactPart(part.slice(eq + 1), true)}` : name;
       });
-    out = `${pathWithQuery.slice(0, q)}?${parts.join("&")}`;
+    out = `${out}?${parts.join("&")}`;
   }
-  out = out.replace(API_KEY_PATTERN, "urk_REDACTED");
   return out.length > MAX_PATH ? `${out.slice(0, MAX_PATH)}…` : out;
 }
 

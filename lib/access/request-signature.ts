@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import { UnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { safeEqual } from "./api-key-format.ts";
+import { redactPath } from "./audit-log.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
 
 /**
@@ -35,7 +36,10 @@ export interface VerifySignatureInput {
   timestamp: string | null;
   signature: string | null;
   method: string;
-  /** The request target as sent: path and query string. */
+  /**
+   * The request target, path and query string, as the server reads it: dot segments resolved and characters
+   * outside the URL syntax percent-encoded (the runtime's URL parser does this before any of unirank runs).
+   */
   pathWithQuery: string;
   now: Date;
   skewSeconds?: number;
@@ -62,7 +66,11 @@ export async function verifyRequestSignature(db: DB | AccessDB, input: VerifySig
   const given = input.signature.trim().toLowerCase();
   if (!/^sha256=[0-9a-f]{64}$/.test(given)) throw invalid("X-Signature must be sha256=<64 hex digits>");
   const expected = signRequest(input.secret, ts, input.method, input.pathWithQuery);
-  if (!safeEqual(expected, given)) throw invalid("The request signature does not match");
+  if (!safeEqual(expected, given)) {
+    throw invalid(
+      `The request signature does not match; the signed target is the one the server reads: ${input.method.toUpperCase()} ${redactPath(input.pathWithQuery)}`,
+    );
+  }
   const expiresAt = (Number(ts) + skew + 1) * 1000;
   const recorded = await accessDb(db)
     .insertInto("signature_replays")

@@ -93,13 +93,14 @@ function fieldsOf(schema: TObject): Field[] {
  * Strictly parses raw query or path values against a TypeBox object schema: integers are base-10 digits
  * only, numbers are plain decimals, enums are exact, defaults fill absent optional values. Every bad
  * parameter is named; the first failure throws `INVALID_PARAMETER` with all of them in `details`.
- * Unknown parameters are ignored.
+ * Unknown parameters are ignored, whatever their name.
  */
 export function parseParams<T extends TObject>(schema: T, raw: RawParams): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const details: ErrorDetail[] = [];
   for (const { name, c, required } of fieldsOf(schema)) {
-    let value = raw[name];
+    // Own values only: a plain object's inherited members (`constructor`, `toString`) are no parameters.
+    let value = Object.hasOwn(raw, name) ? raw[name] : undefined;
     if (Array.isArray(value)) {
       if (value.length > 1) {
         details.push({ param: name, message: `${name} must be given once` });

@@ -25,8 +25,8 @@ export const Search = () =>
   Type.String({
     minLength: 1,
     maxLength: 100,
-    // No control characters: PostgreSQL cannot even hold NUL in text, and no name contains one.
-    pattern: "^[^\\x00-\\x1F\\x7F]*$",
+    // No control characters (C0, DEL, C1): PostgreSQL cannot even hold NUL in text, and no name contains one.
+    pattern: "^[^\\x00-\\x1F\\x7F-\\x9F]*$",
     description: "Case-, accent- and width-insensitive substring of the name or domain",
   });
 

@@ -59,6 +59,8 @@ export interface AccessGate {
 }
 
 export interface AccessGuard {
+  /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
+  readonly anonymousLimit: number;
   open(request: Request, version: ApiVersion, server?: PeerSource | null): AccessGate;
   /** Tells the guard a request's socket peer (for adapters that see it outside the app). */
   setPeer(request: Request, address: string | undefined): void;
@@ -73,24 +75,32 @@ const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
   'Bearer realm="unirank", error="invalid_token", error_description="invalid signature"';
 
-/** Every key value the request carries, from the three places. */
-function suppliedKeys(request: Request, search: string): string[] {
+const HOW_TO_SEND =
+  "send the API key as Authorization: Bearer <key>, as X-API-Key: <key> or as ?api_key=<key>";
+
+/**
+ * Every key value the request carries, from the three places, and whether an `Authorization` header holds a
+ * credential in another form (`Basic …`, a bare key): that is refused, never read as anonymous.
+ */
+function suppliedKeys(request: Request, search: string): { keys: string[]; unusable: string | null } {
   const keys: string[] = [];
+  let unusable: string | null = null;
   const header = request.headers.get("x-api-key");
   // Repeated headers arrive joined by ", "; a key never contains a comma.
   if (header !== null) keys.push(...header.split(",").map((k) => k.trim()));
   const authorization = request.headers.get("authorization");
-  if (authorization !== null) {
+  if (authorization !== null && authorization.trim() !== "") {
     for (const part of authorization.split(",")) {
       const m = /^\s*bearer(?:\s+(.*))?$/i.exec(part);
       if (m) keys.push((m[1] ?? "").trim());
+      else unusable ??= /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s/.exec(part)?.[1] ?? "";
     }
   }
   // The query string is parsed only when it may name `api_key` (plainly or percent-encoded).
   if (search.includes("api_key") || search.includes("%")) {
     keys.push(...new URLSearchParams(search).getAll("api_key").map((k) => k.trim()));
   }
-  return keys;
+  return { keys, unusable };
 }
 
 function withHeaders(error: UnirankError, headers: Record<string, string>, extra: Record<string, string>) {
@@ -164,8 +174,19 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     return {
       headers,
       async admit() {
-        const supplied = suppliedKeys(request, splitTarget(targetOf(request)).search);
-        keySupplied = supplied.length > 0;
+        const { keys: supplied, unusable } = suppliedKeys(request, splitTarget(targetOf(request)).search);
+        keySupplied = supplied.length > 0 || unusable !== null;
+        if (unusable !== null) {
+          const form = unusable === "" ? "a value without a scheme" : `the ${unusable} scheme`;
+          throw withHeaders(
+            new UnirankError(
+              "INVALID_API_KEY",
+              `Authorization uses ${form}, which unirank cannot use; ${HOW_TO_SEND}`,
+            ),
+            headers,
+            { "WWW-Authenticate": 'Bearer realm="unirank", error="invalid_request"' },
+          );
+        }
         if (new Set(supplied).size > 1) {
           const message = "Two different API keys were sent; send one key, in one place";
           throw new UnirankError("INVALID_PARAMETER", message, [{ param: "api_key", message }]);
@@ -235,6 +256,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   };
 
   return {
+    anonymousLimit: Math.max(0, anonymousLimit),
     audit,
     open,
     setPeer(request, address) {

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { CATEGORY_NAMES } from "../../lib/index.ts";
-import { API_TITLE, AUTH, openApiPath, parametersOf } from "./api-description.ts";
+import { type AccessFacts, API_TITLE, describeAuth, openApiPath, parametersOf } from "./api-description.ts";
 import type { RouteSpec } from "./route.ts";
 
 const V2_PREFIX = "/api/v2";
@@ -28,14 +28,20 @@ export const ApiSchemaSchema = Type.Object({
     }),
     { description: "Every v2 path, relative to `server`" },
   ),
-  auth: Type.Object({}, { additionalProperties: true, description: "Key locations, limits and HMAC scheme" }),
+  auth: Type.Object(
+    {},
+    {
+      additionalProperties: true,
+      description: "Key locations, limits and HMAC scheme, as this server applies them",
+    },
+  ),
   categories: Type.Array(Type.String(), { description: "The 13 leaderboard categories" }),
   openapi: Type.String({ description: "Where the full OpenAPI 3.1 document is served" }),
   docs: Type.String({ description: "Where the documentation page is served" }),
 });
 
 /** The `/api/v2/schema` payload, from the v2 route list and the same parameter schemas that validate requests. */
-export function describeV2(routes: readonly RouteSpec[]) {
+export function describeV2(routes: readonly RouteSpec[], access: AccessFacts | null) {
   const paths: Record<string, unknown> = {};
   for (const route of routes) {
     if (route.version !== "v2") continue;
@@ -51,7 +57,7 @@ export function describeV2(routes: readonly RouteSpec[]) {
     version: "2.0" as const,
     server: V2_PREFIX,
     paths,
-    auth: AUTH,
+    auth: describeAuth(access),
     categories: [...CATEGORY_NAMES],
     openapi: "/openapi.json",
     docs: "/docs",

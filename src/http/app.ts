@@ -4,6 +4,7 @@ import {
   type ErrorDetail,
   isUnirankError,
   parseParams,
+  parseQueryString,
   type RawParams,
   UnirankError,
 } from "../../lib/index.ts";
@@ -25,27 +26,10 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
-  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], { version: ctx.version });
-}
-
-/** Query parameters, repeated ones as arrays; URLSearchParams (4x slower) only where something is encoded. */
-function rawQuery(search: string): RawParams {
-  const out: Record<string, string | string[]> = {};
-  if (search === "") return out;
-  const add = (k: string, v: string) => {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  };
-  if (search.includes("%") || search.includes("+")) {
-    for (const [k, v] of new URLSearchParams(search)) add(k, v);
-    return out;
-  }
-  for (const part of search.split("&")) {
-    if (part === "") continue;
-    const eq = part.indexOf("=");
-    add(eq < 0 ? part : part.slice(0, eq), eq < 0 ? "" : part.slice(eq + 1));
-  }
-  return out;
+  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], {
+    version: ctx.version,
+    access: ctx.access ?? null,
+  });
 }
 
 /** Parses path and query together so `details` names every bad parameter at once. */
@@ -62,7 +46,10 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, request: Request) {
     }
   };
   const params = parse(route.params, rawPath);
-  const query = parse(route.query, route.query ? rawQuery(splitTarget(targetOf(request)).search) : {});
+  const query = parse(
+    route.query,
+    route.query ? parseQueryString(splitTarget(targetOf(request)).search) : {},
+  );
   if (details.length > 0) {
     throw new UnirankError("INVALID_PARAMETER", details.map((d) => d.message).join("; "), details);
   }

@@ -1,8 +1,9 @@
 import { Type } from "@sinclair/typebox";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
+import type { AccessFacts } from "./api-description.ts";
 import { buildOpenApi } from "./openapi.ts";
-import type { RouteSpec } from "./route.ts";
+import { type RouteSpec, splitTarget, targetOf } from "./route.ts";
 
 /**
  * `/openapi.json` (the OpenAPI 3.1 document of every route, itself and these included) and `/docs`, a Swagger UI
@@ -73,13 +74,16 @@ function docsPage(prefix: string): string {
 
 /** The mount prefix of the app, from the request path of a route at `path`. */
 const prefixOf = (request: Request, path: string) => {
-  const { pathname } = new URL(request.url);
+  const { pathname } = splitTarget(targetOf(request));
   const end = pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
   return end.endsWith(path) ? end.slice(0, -path.length) : "";
 };
 
 /** Appends `/openapi.json`, `/docs` and the docs assets to a route list; the document describes the whole list. */
-export function withDocs(routes: RouteSpec[], options: { version?: string } = {}): RouteSpec[] {
+export function withDocs(
+  routes: RouteSpec[],
+  options: { version?: string; access?: AccessFacts | null } = {},
+): RouteSpec[] {
   const all: RouteSpec[] = [...routes];
   const documents = new Map<string, Record<string, unknown>>();
   const base: Pick<RouteSpec, "version" | "tags" | "raw" | "uncached"> = {
@@ -98,7 +102,11 @@ export function withDocs(routes: RouteSpec[], options: { version?: string } = {}
       const prefix = prefixOf(request, "/openapi.json");
       let doc = documents.get(prefix);
       if (!doc) {
-        doc = buildOpenApi(all, { version: options.version ?? "2.0", prefix });
+        doc = buildOpenApi(all, {
+          version: options.version ?? "2.0",
+          prefix,
+          access: options.access ?? null,
+        });
         documents.set(prefix, doc);
       }
       return { data: doc };

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import {
   CATEGORY_NAMES,
+  DEFAULT_KEY_RATE_LIMIT,
   LatestScoresSchema,
   PageMetaSchema,
   ScanSummarySchema,
@@ -8,7 +9,15 @@ import {
   UniversityRefSchema,
   UniversitySchema,
 } from "../../lib/index.ts";
-import { API_TITLE, AUTH, openApiPath, parametersOf, plainSchema } from "./api-description.ts";
+import {
+  type AccessFacts,
+  API_TITLE,
+  openApiPath,
+  parametersOf,
+  plainSchema,
+  SIGNATURE_FORM,
+  SIGNED_MESSAGE,
+} from "./api-description.ts";
 import type { RouteSpec } from "./route.ts";
 
 /**
@@ -194,6 +203,22 @@ export interface OpenApiOptions {
   version: string;
   /** Where the routes are mounted ("" at the root). */
   prefix?: string;
+  /** The running server's access control; `null`: none. */
+  access?: AccessFacts | null;
+}
+
+/** The access rules in a sentence or three, as the running server applies them. */
+function accessText(access: AccessFacts | null): string {
+  if (access === null) return "This server checks no API keys and limits no requests.";
+  const anonymous =
+    access.anonymousLimit > 0
+      ? `Anonymous clients may make ${access.anonymousLimit} requests per hour per IP (v1 and v2; health and docs are exempt);`
+      : "Anonymous requests are not limited on this server;";
+  return [
+    anonymous,
+    `an API key (X-API-Key, Authorization: Bearer, or api_key) has its own limit (default ${DEFAULT_KEY_RATE_LIMIT} per hour).`,
+    `v1 and v2 requests may be signed (keys that require it must): \`X-Timestamp\` and \`X-Signature: ${SIGNATURE_FORM}\` over \`${SIGNED_MESSAGE}\`.`,
+  ].join(" ");
 }
 
 export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptions): Json {
@@ -243,7 +268,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptio
       name: "X-Signature",
       in: "header",
       required: false,
-      description: `HMAC signing (required for keys that require it): \`${AUTH.hmac.signature}\` over \`${AUTH.hmac.message}\`; each signature is accepted once`,
+      description: `HMAC signing (required for keys that require it): \`${SIGNATURE_FORM}\` over \`${SIGNED_MESSAGE}\`; each signature is accepted once`,
       schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" },
     },
   };
@@ -267,9 +292,7 @@ export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptio
         "Two API versions side by side: v1 answers `{success, data, meta?}`; v2 wraps every answer in the envelope",
         '`{api_version: "2.0", success, timestamp, data, meta?}` (errors: `data: null` and `error`).',
         "Every operation is GET (HEAD and OPTIONS too). Unknown query parameters are ignored.",
-        `Anonymous clients may make ${AUTH.anonymous.limit} requests per hour per IP (v1 and v2; health and docs are exempt);`,
-        `an API key (X-API-Key, Authorization: Bearer, or api_key) has its own limit (default ${AUTH.api_key.default_limit} per hour).`,
-        `v2 requests may be signed: \`X-Timestamp\` and \`X-Signature: ${AUTH.hmac.signature}\` over \`${AUTH.hmac.message}\`.`,
+        accessText(options.access ?? null),
         `Leaderboard categories: ${CATEGORY_NAMES.join(", ")}.`,
       ].join(" "),
       license: { name: "MIT", identifier: "MIT" },

@@ -2,7 +2,7 @@ import { type ErrorDetail, isoTimestamp, isUnirankError, jsonOf, UnirankError } 
 import type { AppContext } from "./context.ts";
 import { HTTP_STATUS } from "./error-status.ts";
 import { jsonResponse } from "./respond.ts";
-import type { ApiVersion, Payload } from "./route.ts";
+import { type ApiVersion, type Payload, splitTarget, targetOf } from "./route.ts";
 
 /**
  * Serialises a successful payload in the shape of its version: v1 `{success, data, meta?}`, raw routes their
@@ -54,7 +54,7 @@ export function errorResponse(
     const unavailable = isStorageUnavailable(thrown);
     ctx.log("error", unavailable ? "storage unavailable" : "internal error", {
       error: thrown instanceof Error ? thrown.stack : String(thrown),
-      path: new URL(request.url).pathname,
+      path: splitTarget(targetOf(request)).pathname,
     });
     error = unavailable
       ? new UnirankError("UNAVAILABLE", "Storage is unavailable; try again later")

@@ -47,6 +47,15 @@ function entityTag(body: string | Uint8Array, options: JsonResponseOptions): str
   return options.etag ?? etagOf(options.etagSource ?? body);
 }
 
+/**
+ * Strong validators differ per representation (RFC 9110 §8.8.3): the identity body keeps the tag of its
+ * content, a compressed body gets `-gzip` or `-br` appended inside the quotes.
+ */
+function representationTag(tag: string | undefined, encoding: "br" | "gzip" | null): string | undefined {
+  if (tag === undefined || encoding === null) return tag;
+  return `${tag.slice(0, -1)}-${encoding}"`;
+}
+
 /** True when `If-None-Match` lists `etag` (strong or weak) or `*`. */
 function notModified(request: Request, etag: string): boolean {
   const inm = request.headers.get("If-None-Match");
@@ -67,14 +76,14 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
   };
   // UTF-8 once: hashed, measured and sent as these bytes (a string body would be encoded twice).
   const utf8 = Buffer.from(body);
-  const etag = entityTag(utf8, options);
+  const encoding =
+    utf8.byteLength >= MIN_COMPRESS_BYTES ? preferredEncoding(request.headers.get("Accept-Encoding")) : null;
+  const etag = representationTag(entityTag(utf8, options), encoding);
   if (etag !== undefined) {
     headers.ETag = etag;
     if (notModified(request, etag)) return new Response(null, { status: 304, headers });
   }
   let payload: Uint8Array = utf8;
-  const encoding =
-    utf8.byteLength >= MIN_COMPRESS_BYTES ? preferredEncoding(request.headers.get("Accept-Encoding")) : null;
   if (encoding === "br") {
     payload = brotliCompressSync(utf8, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
   } else if (encoding === "gzip") {

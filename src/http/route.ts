@@ -90,3 +90,21 @@ export function targetOf(request: Request): string {
   }
   return target;
 }
+
+/**
+ * The request as the router must see it. Elysia finds the path in `request.url` by skipping 11 characters
+ * (`http://` and a host of at least four), so a short Host header (`x`, `api:80`) or none at all (HTTP/1.0:
+ * Bun then gives the bare target as the URL) would move the path it routes by. Such a request is remade with
+ * the same target under a fixed origin; every other request is passed as is (two `indexOf`, no allocation).
+ * Routing then depends on the request target only, whatever the Host header holds. Only GET and HEAD are
+ * routed by Elysia; every other method is answered from `targetOf`, which finds the path itself.
+ */
+export function routable(request: Request): Request {
+  const url = request.url;
+  const scheme = url.indexOf("://");
+  const start = scheme < 0 ? url.indexOf("/") : url.indexOf("/", scheme + 3);
+  if (scheme >= 0 && (start < 0 || start >= 11)) return request;
+  if (request.method !== "GET" && request.method !== "HEAD") return request;
+  const target = start < 0 ? "/" : url.slice(start);
+  return new Request(`http://localhost${target}`, { method: request.method, headers: request.headers });
+}

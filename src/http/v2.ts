@@ -137,7 +137,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "Machine-readable description of version 2",
       description: "Derived from the same route list and parameter schemas as `/openapi.json`.",
       response: ApiSchemaSchema,
-      handle: () => ({ data: describeV2(routes) }),
+      handle: () => ({ data: describeV2(routes, ctx.access ?? null) }),
     }),
   );
   return routes;
