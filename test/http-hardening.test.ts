@@ -291,6 +291,13 @@ describe("descriptions of the running server (item 8)", () => {
     expect(seven.auth.enabled).toBe(true);
     expect(seven.auth.anonymous.limit).toBe(7);
     expect(seven.description).toContain("may make 7 requests per hour");
+    expect(
+      seven.auth.api_key.locations.map((l: { in: string; name: string }) => `${l.in}:${l.name}`),
+    ).toEqual(["header:X-API-Key", "header:Authorization", "query:api_key"]);
+    expect(seven.auth.anonymous.window_seconds).toBe(3600);
+    expect(seven.auth.hmac.headers).toEqual({ timestamp: "X-Timestamp", signature: "X-Signature" });
+    expect(seven.auth.hmac.algorithm).toBe("HMAC-SHA256");
+    expect(seven.auth.hmac.tolerance_seconds).toBe(300);
     const off = await schemaOf(0);
     expect(off.auth.anonymous.limit).toBeNull();
     expect(off.description).toContain("not limited");
