@@ -444,6 +444,35 @@ describe("audit redaction after decoding (item 11)", () => {
     expect(rows[0]?.path).not.toContain(plain.key.slice(4));
     expect(rows[0]?.path).toContain("urk_REDACTED");
   });
+
+  test("a request remade for a short Host keeps its client IP, target and signature", async () => {
+    const marker = `h${Date.now()}`;
+    const target = `/api/v2/universities/1/../2?${marker}=1`;
+    const ts = Math.floor(Date.now() / 1000);
+    const signature = signRequest(
+      signer.signing_secret ?? "",
+      ts,
+      "GET",
+      `/api/v2/universities/2?${marker}=1`,
+    );
+    for (const host of ["Host: x", ""]) {
+      const r = await raw(
+        port,
+        `GET ${target} HTTP/1.0\r\n${host ? `${host}\r\n` : ""}X-API-Key: ${signer.key}\r\nX-Timestamp: ${ts}\r\nX-Signature: ${signature}\r\n\r\n`,
+      );
+      // The same signature twice: the second is a replay, whatever the Host.
+      expect(r.status).toBe(host ? 200 : 401);
+    }
+    let rows: Awaited<ReturnType<typeof readAudit>> = [];
+    for (let i = 0; i < 50 && rows.length < 2; i++) {
+      rows = (await readAudit(opened.db)).filter((row) => row.path.includes(marker));
+      if (rows.length < 2) await Bun.sleep(100);
+    }
+    expect(rows.map((row) => [row.client_ip, row.path, row.status])).toEqual([
+      ["127.0.0.1", `/api/v2/universities/2?${marker}=1`, 200],
+      ["127.0.0.1", `/api/v2/universities/2?${marker}=1`, 401],
+    ]);
+  });
 });
 
 describe("methods the runtime's parser refuses (item 17)", () => {
