@@ -7,6 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Elysia } from "elysia";
 import {
   API_KEY_PATTERN,
   type CreatedKey,
@@ -18,6 +19,7 @@ import {
 } from "../lib/index.ts";
 import type { Config } from "../src/config.ts";
 import { type OpenedDatabase, openDatabase } from "../src/db/open.ts";
+import { createFetchHandler, unirank } from "../src/elysia.ts";
 import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
 import { type RunningServer, startServer } from "../src/server.ts";
@@ -159,6 +161,35 @@ describe("routing by the request target only (item 4)", () => {
       "POST /api/v1/stats HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
     );
     expect(post.status).toBe(405);
+  });
+});
+
+describe("routing by the target when embedded (item 4)", () => {
+  test("the fetch handler under a prefix and the plugin at the root ignore the Host header", async () => {
+    const handler = createFetchHandler({ db: opened.db, prefix: "/unirank", access: false });
+    const app = new Elysia().get("/mine", () => "mine").use(unirank({ db: opened.db, access: false }));
+    const viaHandler = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => handler(request) });
+    const viaPlugin = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: (request) => app.handle(request) });
+    try {
+      const cases: [number, string, number][] = [
+        [viaHandler.port as number, "/unirank/api/v1/universities/1", 200],
+        [viaHandler.port as number, "/unirank/zz/api/v1/universities/1", 404],
+        [viaHandler.port as number, "/zz/unirank/api/v1/universities/1", 404],
+        [viaPlugin.port as number, "/api/v1/universities/1", 200],
+        [viaPlugin.port as number, "/zz/api/v1/universities/1", 404],
+      ];
+      for (const [p, target, status] of cases) {
+        for (const request of [get(target, "Host: x"), `GET ${target} HTTP/1.0\r\n\r\n`]) {
+          const r = await raw(p, request);
+          expect(`${target} ${r.status}`).toBe(`${target} ${status}`);
+          if (status === 200) expect(JSON.parse(r.body).data.id).toBe(1);
+        }
+      }
+    } finally {
+      viaHandler.stop(true);
+      viaPlugin.stop(true);
+      await handler.close();
+    }
   });
 });
 
