@@ -91,6 +91,7 @@ function suppliedKeys(request: Request, search: string): { keys: string[]; unusa
   const authorization = request.headers.get("authorization");
   if (authorization !== null && authorization.trim() !== "") {
     for (const part of authorization.split(",")) {
+      if (part.trim() === "") continue;
       const m = /^\s*bearer(?:\s+(.*))?$/i.exec(part);
       if (m) keys.push((m[1] ?? "").trim());
       else unusable ??= /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s/.exec(part)?.[1] ?? "";
