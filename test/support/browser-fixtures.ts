@@ -15,10 +15,10 @@ export interface BrowserFixtures {
 }
 
 /** An uncompressed 24-bit BMP of `w`×`h` noisy pixels (Chromium decodes it; it does not compress). */
-function bmp(w: number, h: number): Uint8Array {
+function bmp(w: number, h: number): Uint8Array<ArrayBuffer> {
   const row = Math.ceil((w * 3) / 4) * 4;
   const size = 54 + row * h;
-  const out = new Uint8Array(size);
+  const out = new Uint8Array(new ArrayBuffer(size));
   const v = new DataView(out.buffer);
   out[0] = 0x42;
   out[1] = 0x4d;
@@ -46,7 +46,9 @@ const LIGHT = `${HEAD("Light University", "<style>body{font:18px/1.5 sans-serif;
 <main><h1>Light University</h1><p>A small, fast home page with readable text and generous links.</p></main>
 <footer><p>Light University, 1 Main Street</p></footer></body></html>`;
 
-const heavyPage = (port: number) => `${HEAD("Heavy University", `<link rel="stylesheet" href="/slow.css"><script src="http://tracker.localhost:${port}/t.js"></script>`)}
+const heavyPage = (
+  port: number,
+) => `${HEAD("Heavy University", `<link rel="stylesheet" href="/slow.css"><script src="http://tracker.localhost:${port}/t.js"></script>`)}
 <body><main><h1>Heavy University</h1><p>Everything on this page arrives late and moves around.</p>
 <img src="/hero.bmp" width="500" height="350" alt="Campus"></main>
 <script>
@@ -73,11 +75,13 @@ export function startBrowserFixtures(): BrowserFixtures {
   const requests = new Map<string, string[]>();
   const hero = bmp(500, 350);
   const small = bmp(40, 40);
-  const html = (body: string) => new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
+  const html = (body: string) =>
+    new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
+  let port = 0;
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    async fetch(req) {
+    async fetch(req): Promise<Response> {
       const url = new URL(req.url);
       const host = (req.headers.get("host") ?? "").replace(/:\d+$/, "");
       const list = requests.get(host) ?? [];
@@ -85,7 +89,9 @@ export function startBrowserFixtures(): BrowserFixtures {
       requests.set(host, list);
       const name = host.replace(/\.localhost$/, "");
       if (url.pathname === "/hero.bmp") {
-        return new Response(url.search === "?small" ? small : hero, { headers: { "content-type": "image/bmp" } });
+        return new Response(url.search === "?small" ? small : hero, {
+          headers: { "content-type": "image/bmp" },
+        });
       }
       if (url.pathname === "/slow.css") {
         await Bun.sleep(1_200);
@@ -95,13 +101,13 @@ export function startBrowserFixtures(): BrowserFixtures {
       }
       if (url.pathname !== "/") return new Response("not found", { status: 404 });
       if (name === "light") return html(LIGHT);
-      if (name === "heavy") return html(heavyPage(server.port ?? 0));
+      if (name === "heavy") return html(heavyPage(port));
       if (name === "a11y") return html(A11Y);
       if (name === "noviewport") return html(NO_VIEWPORT);
       return new Response("unknown fixture", { status: 404 });
     },
   });
-  const port = server.port ?? 0;
+  port = server.port ?? 0;
   return {
     port,
     domain: (name) => `${name}.localhost:${port}`,
