@@ -45,5 +45,5 @@ export function firstLine(error: unknown): string {
     .split("\n")
     .map((l) => l.trim())
     .find((l) => l !== "" && !/^=+/.test(l));
-  return (line ?? "unknown error").replace(/^[a-zA-Z.]+: /, "").slice(0, 300);
+  return (line ?? "unknown error").replace(/^[\w.]+: /, "").slice(0, 300);
 }

@@ -97,8 +97,7 @@ export async function loadPage(
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpuSlowdown });
     const response = await page.goto(url, { waitUntil: "load", timeout: o.timeoutMs });
     if (response && response.status() >= 400) throw new Error(`${url} answered HTTP ${response.status()}`);
-    await page.waitForLoadState("networkidle", { timeout: Math.min(5_000, o.timeoutMs) }).catch(() => {});
-    await page.evaluate(waitForQuiet, [1_000, 5_000] as [number, number]);
+    await page.evaluate(waitForQuiet, [1_000, 10_000] as [number, number]);
     const timings = await page.evaluate(readTimings);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
     await cdp.detach().catch(() => {});

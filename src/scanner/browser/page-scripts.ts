@@ -44,13 +44,19 @@ export const OBSERVERS_SCRIPT = `(() => {
   });
 })();`;
 
-/** Resolves once the main thread has had no long task for `quietMs` (at most `capMs`). */
+/**
+ * Resolves once the page has been quiet for `quietMs` (at most `capMs` from now): no long task, no resource
+ * finishing and the load event over, the way Lighthouse waits for network and CPU quiet before reading metrics.
+ */
 export function waitForQuiet([quietMs, capMs]: [number, number]): Promise<void> {
   const start = performance.now();
   return new Promise((resolve) => {
     const tick = () => {
       const now = performance.now();
-      const last = Math.max(window.__unirankMetrics?.lastLongTaskEnd ?? 0, start);
+      const nav = performance.getEntriesByType("navigation")[0] as PerformanceNavigationTiming | undefined;
+      let last = Math.max(window.__unirankMetrics?.lastLongTaskEnd ?? 0, nav?.loadEventEnd ?? 0);
+      const resources = performance.getEntriesByType("resource") as PerformanceResourceTiming[];
+      for (const r of resources) last = Math.max(last, r.responseEnd);
       if (now - last >= quietMs || now - start >= capMs) resolve();
       else setTimeout(tick, 50);
     };
