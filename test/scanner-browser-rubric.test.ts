@@ -60,7 +60,7 @@ describe("Lighthouse's log-normal curve", () => {
 });
 
 describe("speed rubric", () => {
-  test("desktop: FCP at p10 9/10, LCP at median 12.5/25, no TBT 30/30, CLS at median 12.5/25 → 64/90 = 71", () => {
+  test("desktop: FCP at p10 9/10, LCP at median 12.5/25, no TBT 30/30, CLS at median 12.5/25 → 64/90 = 71.1", () => {
     const part = scoreSpeed("desktop", timings({ fcpMs: 934, lcpMs: 2400, tbtMs: 0, cls: 0.25 }));
     expect(points(part)).toEqual({
       "speed-desktop.fcp": [9, 10],
@@ -68,11 +68,11 @@ describe("speed rubric", () => {
       "speed-desktop.tbt": [30, 30],
       "speed-desktop.cls": [12.5, 25],
     });
-    expect(part.scores).toEqual({ tech_speed_desktop_score: 71 });
+    expect(part.scores).toEqual({ tech_speed_desktop_score: 71.1 });
     expect(part.checks.find((c) => c.id === "speed-desktop.tbt")?.remediation).toBeNull();
     expect(part.checks.find((c) => c.id === "speed-desktop.lcp")?.remediation).toContain("largest");
   });
-  test("mobile uses the mobile curves: FCP 3000 5, LCP 2500 22.5, TBT 600 15, CLS 0.1 22.5 → 65/90 = 72", () => {
+  test("mobile uses the mobile curves: FCP 3000 5, LCP 2500 22.5, TBT 600 15, CLS 0.1 22.5 → 65/90 = 72.2", () => {
     const part = scoreSpeed("mobile", timings({ fcpMs: 3000, lcpMs: 2500, tbtMs: 600, cls: 0.1 }));
     expect(points(part)).toEqual({
       "speed-mobile.fcp": [5, 10],
@@ -80,13 +80,13 @@ describe("speed rubric", () => {
       "speed-mobile.tbt": [15, 30],
       "speed-mobile.cls": [22.5, 25],
     });
-    expect(part.scores).toEqual({ tech_speed_mobile_score: 72 });
+    expect(part.scores).toEqual({ tech_speed_mobile_score: 72.2 });
   });
   test("a metric that was not reported earns nothing", () => {
     const part = scoreSpeed("mobile", timings({ fcpMs: null, lcpMs: null }));
     expect(points(part)["speed-mobile.fcp"]).toEqual([0, 10]);
     expect(points(part)["speed-mobile.lcp"]).toEqual([0, 25]);
-    expect(part.scores.tech_speed_mobile_score).toBe(61); // 55 of 90
+    expect(part.scores.tech_speed_mobile_score).toBe(61.1); // 55 of 90
   });
 });
 
@@ -192,7 +192,7 @@ describe("accessibility rubric", () => {
     nodes,
     help: `Rule ${id}`,
   });
-  test("passed weights over applicable weights: 17 of 31 → 55, one check per violated rule", () => {
+  test("passed weights over applicable weights: 17 of 31 → 54.8, one check per violated rule", () => {
     const part = scoreAccessibility([
       rule("image-alt", "critical", true),
       rule("document-title", "serious", true),
@@ -206,7 +206,7 @@ describe("accessibility rubric", () => {
       "a11y.meta-viewport-large": [0, 1],
       "a11y.button-name": [0, 10],
     });
-    expect(part.scores).toEqual({ tech_accessibility_score: 55 });
+    expect(part.scores).toEqual({ tech_accessibility_score: 54.8 });
     expect(part.checks.find((c) => c.id === "a11y.button-name")?.detail).toBe(
       '2 elements fail "button-name" (critical).',
     );
@@ -232,8 +232,8 @@ describe("all browser scores from stored observations", () => {
       blockedCount: 0,
     };
     expect(scoreBrowserObservations(o).scores).toEqual({
-      tech_speed_desktop_score: 71,
-      tech_speed_mobile_score: 72,
+      tech_speed_desktop_score: 71.1,
+      tech_speed_mobile_score: 72.2,
       tech_core_web_vitals_score: 85, // LCP good 40, CLS good 30, TBT needs improvement 15
       tech_mobile_friendly_score: 100,
       tech_accessibility_score: 100,

@@ -246,7 +246,7 @@ describe("OpenAlex", () => {
       "openalex.top10-works": [50, 100],
     });
     expect(r.scores).toEqual({
-      research_publications_score: 68,
+      research_publications_score: 68.2,
       research_citations_score: 70,
       webo_excellence_score: 50,
     });
@@ -303,17 +303,17 @@ describe("Wikidata", () => {
       website: "https://www.ox.ac.uk/",
       wikipedias: ["dewiki", "enwiki", "eswiki", "frwiki", "itwiki", "jawiki", "plwiki", "ptwiki", "ruwiki"],
     });
-    // 9 languages: 60 × log10(10)/log10(51) = 35.1; with the article's 40 → 75.1 → 75
+    // 9 languages: 60 × log10(10)/log10(51) = 35.1; with the article's 40 → 75.1
     expect(points(r)).toEqual({ "wikipedia.article": [40, 40], "wikipedia.languages": [35.1, 60] });
-    expect(r.scores).toEqual({ presence_wikipedia_score: 75 });
+    expect(r.scores).toEqual({ presence_wikipedia_score: 75.1 });
   });
-  test("rubric: one language 50.6 → 51, fifty → 100, none → 0", () => {
+  test("rubric: one language 50.6, fifty → 100, none → 0", () => {
     const w = (n: number) => ({
       item: "Q1",
       website: "https://u.example",
       wikipedias: Array.from({ length: n }, (_, i) => `x${i}wiki`),
     });
-    expect(scoreWikidata(w(1)).scores).toEqual({ presence_wikipedia_score: 51 });
+    expect(scoreWikidata(w(1)).scores).toEqual({ presence_wikipedia_score: 50.6 });
     expect(scoreWikidata(w(50)).scores).toEqual({ presence_wikipedia_score: 100 });
     expect(scoreWikidata(w(0)).scores).toEqual({ presence_wikipedia_score: 0 });
   });

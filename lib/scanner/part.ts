@@ -22,7 +22,7 @@ export type ScanPart = (target: PartTarget, context: PartContext) => Promise<Sco
 /** Rounds to one decimal, the precision of every point count. */
 export const roundPoints = (n: number): number => Math.round(n * 10) / 10;
 
-/** A 0–100 sub-score from checks: the share of their points earned, rounded to a whole number. */
+/** A 0–100 sub-score from checks: the share of their points earned, with one decimal like every score. */
 export function scoreFromChecks(checks: readonly CheckPoints[]): number {
   let points = 0;
   let max = 0;
@@ -30,7 +30,7 @@ export function scoreFromChecks(checks: readonly CheckPoints[]): number {
     points += c.points;
     max += c.max;
   }
-  return max === 0 ? 0 : Math.round((100 * points) / max);
+  return max === 0 ? 0 : Math.round((1000 * points) / max) / 10;
 }
 
 /** A part whose every listed sub-score is null for one reason. */

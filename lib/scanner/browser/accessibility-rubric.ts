@@ -43,6 +43,6 @@ export function scoreAccessibility(rules: readonly AxeRuleOutcome[]): ScoredPart
       "",
     ),
   );
-  const score = totalWeight === 0 ? 100 : Math.round((100 * passedWeight) / totalWeight);
+  const score = totalWeight === 0 ? 100 : Math.round((1000 * passedWeight) / totalWeight) / 10;
   return { scores: { [S]: score }, checks, unmeasured: {} };
 }
