@@ -9,6 +9,7 @@ import {
   siteHost,
 } from "../lib/index.ts";
 import type { ScoredPart } from "../lib/scanner/check.ts";
+import { chromiumPath, sourceSettings } from "../src/config.ts";
 import {
   greenWebPart,
   openAlexPart,
@@ -418,6 +419,28 @@ describe("--sources", () => {
     const parts = sourceParts(["greenweb"], { greenweb: { baseUrl: `${base()}/` } });
     const green = await parts[2]!(oxford, ctx);
     expect(green.scores).toEqual({ green_hosting_score: 100 });
+  });
+});
+
+describe("settings", () => {
+  test("flags win over the environment; sources are off unless named", () => {
+    expect(sourceSettings({}, {}).enabled).toEqual([]);
+    const s = sourceSettings(
+      { sources: "wikidata", greenwebUrl: "http://127.0.0.1:9/" },
+      {
+        UNIRANK_SOURCES: "openalex",
+        UNIRANK_OPENALEX_URL: "http://mirror.example",
+        UNIRANK_GREENWEB_URL: "http://x",
+      },
+    );
+    expect(s.enabled).toEqual(["wikidata"]);
+    expect(s.options.openalex.baseUrl).toBe("http://mirror.example");
+    expect(s.options.greenweb.baseUrl).toBe("http://127.0.0.1:9/");
+    expect(s.options.wikidata.baseUrl).toBeUndefined();
+    expect(() => sourceSettings({}, { UNIRANK_SOURCES: "scholar" })).toThrow("unknown source scholar");
+    expect(chromiumPath(undefined, { CHROMIUM_PATH: "/usr/bin/chromium" })).toBe("/usr/bin/chromium");
+    expect(chromiumPath("/opt/chrome", { CHROMIUM_PATH: "/usr/bin/chromium" })).toBe("/opt/chrome");
+    expect(chromiumPath(undefined, {})).toBeNull();
   });
 });
 
