@@ -120,6 +120,7 @@ describe("browser part in Chromium", () => {
     expect(r.o.blocked).toEqual([tracker]);
     expect(r.o.blockedCount).toBe(2); // once per form factor
     expect(fixtures.requests.has("tracker.localhost")).toBe(false);
+    expect(fixtures.strayConnections()).toBe(0); // the preconnect to cdn.localhost never resolved
   }, 120_000);
 
   test("a page with accessibility violations: the failing WCAG rules, weighted by impact", async () => {

@@ -11,6 +11,8 @@ export interface BrowserFixtures {
   domain(name: "light" | "heavy" | "a11y" | "noviewport"): string;
   /** Paths requested per host, e.g. `heavy.localhost` → ["/", "/slow.css", …]. */
   requests: Map<string, string[]>;
+  /** TCP connections accepted by the stray port the heavy page preconnects to (through another host name). */
+  strayConnections(): number;
   stop(): void;
 }
 
@@ -46,9 +48,8 @@ const LIGHT = `${HEAD("Light University", "<style>body{font:18px/1.5 sans-serif;
 <main><h1>Light University</h1><p>A small, fast home page with readable text and generous links.</p></main>
 <footer><p>Light University, 1 Main Street</p></footer></body></html>`;
 
-const heavyPage = (
-  port: number,
-) => `${HEAD("Heavy University", `<link rel="stylesheet" href="/slow.css"><script src="http://tracker.localhost:${port}/t.js"></script>`)}
+const heavyPage = (port: number, stray: number) =>
+  `${HEAD("Heavy University", `<link rel="preconnect" href="http://cdn.localhost:${stray}"><link rel="dns-prefetch" href="http://cdn.localhost:${stray}"><link rel="stylesheet" href="/slow.css"><script src="http://tracker.localhost:${port}/t.js"></script>`)}
 <body><main><h1>Heavy University</h1><p>Everything on this page arrives late and moves around.</p>
 <img src="/hero.bmp" width="500" height="350" alt="Campus"></main>
 <script>
@@ -78,6 +79,18 @@ export function startBrowserFixtures(): BrowserFixtures {
   const html = (body: string) =>
     new Response(body, { headers: { "content-type": "text/html; charset=utf-8" } });
   let port = 0;
+  let stray = 0;
+  const strayListener = Bun.listen({
+    hostname: "127.0.0.1",
+    port: 0,
+    socket: {
+      open(socket) {
+        stray++;
+        socket.end();
+      },
+      data() {},
+    },
+  });
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
@@ -101,7 +114,7 @@ export function startBrowserFixtures(): BrowserFixtures {
       }
       if (url.pathname !== "/") return new Response("not found", { status: 404 });
       if (name === "light") return html(LIGHT);
-      if (name === "heavy") return html(heavyPage(port));
+      if (name === "heavy") return html(heavyPage(port, strayListener.port));
       if (name === "a11y") return html(A11Y);
       if (name === "noviewport") return html(NO_VIEWPORT);
       return new Response("unknown fixture", { status: 404 });
@@ -112,6 +125,10 @@ export function startBrowserFixtures(): BrowserFixtures {
     port,
     domain: (name) => `${name}.localhost:${port}`,
     requests,
-    stop: () => server.stop(true),
+    strayConnections: () => stray,
+    stop: () => {
+      server.stop(true);
+      strayListener.stop();
+    },
   };
 }

@@ -15,19 +15,32 @@ export const CHROMIUM_ARGS = [
   "--disable-domain-reliability",
   "--metrics-recording-only",
   "--no-pings",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
 ] as const;
+
+/**
+ * Chromium's resolver rule that lets it resolve `site` and its subdomains only: every other name fails inside
+ * the browser, so no request, preconnect or DNS prefetch can reach another host.
+ */
+export function onlySiteResolverRule(site: string): string {
+  return `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${site} , EXCLUDE *.${site}`;
+}
 
 /**
  * Starts Chromium at `path`. playwright-core gives every launch a fresh, temporary `--user-data-dir` and removes it
  * on close. Rejects with a one-line reason when the executable is missing or does not start.
  */
-export async function launchChromium(path: string, timeoutMs = 30_000): Promise<Browser> {
+export async function launchChromium(
+  path: string,
+  timeoutMs = 30_000,
+  extraArgs: string[] = [],
+): Promise<Browser> {
   const { chromium } = await import("playwright-core");
   try {
     return await chromium.launch({
       executablePath: path,
       headless: true,
-      args: [...CHROMIUM_ARGS],
+      args: [...CHROMIUM_ARGS, ...extraArgs],
       timeout: timeoutMs,
       handleSIGINT: false,
       handleSIGTERM: false,
