@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BROWSER_SCORES, type BrowserObservations } from "../lib/index.ts";
 import { type BrowserPart, browserPart } from "../src/scanner/browser/browser-part.ts";
-import { launchChromium } from "../src/scanner/browser/chromium.ts";
+import { launchChromium, onlySiteResolverRule } from "../src/scanner/browser/chromium.ts";
+import { Slots } from "../src/scanner/browser/slots.ts";
 import { type BrowserFixtures, startBrowserFixtures } from "./support/browser-fixtures.ts";
 
 /**
@@ -65,6 +66,31 @@ describe("browser part without a usable Chromium", () => {
   }, 60_000);
 });
 
+describe("browser part plumbing", () => {
+  test("slots: one university at a time by default; a waiting scan that is aborted leaves the queue", async () => {
+    const slots = new Slots(1);
+    expect(await slots.acquire()).toBe(true);
+    let second = false;
+    const waiting = slots.acquire().then((ok) => (second = ok));
+    const controller = new AbortController();
+    const third = slots.acquire(controller.signal);
+    await Bun.sleep(5);
+    expect(second).toBe(false);
+    controller.abort();
+    expect(await third).toBe(false);
+    slots.release();
+    await waiting;
+    expect(second).toBe(true);
+    slots.release();
+    expect(await slots.acquire()).toBe(true); // the aborted waiter did not take the freed slot
+  });
+  test("the resolver rule names the site and its subdomains only", () => {
+    expect(onlySiteResolverRule("uni.example")).toBe(
+      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE uni.example , EXCLUDE *.uni.example",
+    );
+  });
+});
+
 describe("browser part in Chromium", () => {
   if (startError) {
     test.skip(`Chromium cannot start: ${startError}`, () => {});
@@ -120,7 +146,7 @@ describe("browser part in Chromium", () => {
     expect(r.o.blocked).toEqual([tracker]);
     expect(r.o.blockedCount).toBe(2); // once per form factor
     expect(fixtures.requests.has("tracker.localhost")).toBe(false);
-    expect(fixtures.strayConnections()).toBe(0); // the preconnect to cdn.localhost never resolved
+    expect(fixtures.strayConnections()).toBe(0); // WebSockets pass request interception; the resolver stops them
   }, 120_000);
 
   test("a page with accessibility violations: the failing WCAG rules, weighted by impact", async () => {

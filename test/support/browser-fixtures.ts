@@ -1,8 +1,9 @@
 /**
  * A loopback web of four university home pages for the browser part, told apart by host name (Chromium resolves
  * every `*.localhost` name to the loopback address): `light.localhost` (small and fast), `heavy.localhost` (a
- * render-blocking stylesheet served late, a large image, long tasks, a layout shift and a script from another
- * host), `a11y.localhost` (WCAG violations) and `noviewport.localhost` (no viewport tag, small text, crowded links).
+ * render-blocking stylesheet served late, a large image, long tasks, a layout shift, a script and a WebSocket
+ * to other hosts), `a11y.localhost` (WCAG violations) and `noviewport.localhost` (no viewport tag, small text,
+ * crowded links).
  */
 
 export interface BrowserFixtures {
@@ -11,7 +12,7 @@ export interface BrowserFixtures {
   domain(name: "light" | "heavy" | "a11y" | "noviewport"): string;
   /** Paths requested per host, e.g. `heavy.localhost` → ["/", "/slow.css", …]. */
   requests: Map<string, string[]>;
-  /** TCP connections accepted by the stray port the heavy page preconnects to (through another host name). */
+  /** TCP connections accepted by the stray port the heavy page opens a WebSocket to (as `live.localhost`). */
   strayConnections(): number;
   stop(): void;
 }
@@ -49,7 +50,7 @@ const LIGHT = `${HEAD("Light University", "<style>body{font:18px/1.5 sans-serif;
 <footer><p>Light University, 1 Main Street</p></footer></body></html>`;
 
 const heavyPage = (port: number, stray: number) =>
-  `${HEAD("Heavy University", `<link rel="preconnect" href="http://cdn.localhost:${stray}"><link rel="dns-prefetch" href="http://cdn.localhost:${stray}"><link rel="stylesheet" href="/slow.css"><script src="http://tracker.localhost:${port}/t.js"></script>`)}
+  `${HEAD("Heavy University", `<link rel="stylesheet" href="/slow.css"><script src="http://tracker.localhost:${port}/t.js"></script><script>try { new WebSocket("ws://live.localhost:${stray}/feed"); } catch {}</script>`)}
 <body><main><h1>Heavy University</h1><p>Everything on this page arrives late and moves around.</p>
 <img src="/hero.bmp" width="500" height="350" alt="Campus"></main>
 <script>
