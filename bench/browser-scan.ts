@@ -1,6 +1,6 @@
 /**
  * Seconds per university with Chromium: the browser part over the loopback fixture pages (light, heavy,
- * inaccessible, no viewport), one university after another in one shared Chromium.
+ * inaccessible, no viewport), one university after another (each in its own Chromium).
  *
  *   bun bench/browser-scan.ts [--rounds N] [--chromium PATH]
  */
