@@ -22,7 +22,7 @@ try {
   const t0 = performance.now();
   await part({ domain: fixtures.domain("light") }, { userAgent: "unirank-bench" });
   console.log(
-    `first university (includes starting Chromium): ${((performance.now() - t0) / 1000).toFixed(2)} s`,
+    `first university (includes loading playwright-core and axe-core): ${((performance.now() - t0) / 1000).toFixed(2)} s`,
   );
   for (let r = 0; r < rounds; r++) {
     for (const name of names) {
