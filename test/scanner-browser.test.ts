@@ -189,13 +189,18 @@ describe("browser part in Chromium", () => {
     expect(r.checks.find((c) => c.id === "mobile.viewport")).toMatchObject({ points: 0, max: 30 });
   }, 90_000);
 
-  test("a site that does not answer, and an aborted scan, leave the sub-scores null with the reason", async () => {
+  test("a site that does not answer, one that redirects away and an aborted scan: null with the reason", async () => {
     const closed = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("") });
     const port = closed.port;
     closed.stop(true);
     const r = await part({ domain: `down.localhost:${port}` }, ctx);
     expect(r.scores.tech_speed_desktop_score).toBeNull();
     expect(r.unmeasured.tech_speed_desktop_score).toStartWith("the home page did not load in Chromium");
+    const moved = await part({ domain: fixtures.domain("moved") }, ctx);
+    expect(moved.unmeasured.tech_mobile_friendly_score).toBe(
+      `the home page leads to another host, not measured: http://elsewhere.localhost:${fixtures.port}/`,
+    );
+    expect(fixtures.requests.has("elsewhere.localhost")).toBe(false);
     const controller = new AbortController();
     controller.abort();
     const aborted = await part({ domain: fixtures.domain("light") }, { ...ctx, signal: controller.signal });

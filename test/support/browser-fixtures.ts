@@ -3,13 +3,13 @@
  * every `*.localhost` name to the loopback address): `light.localhost` (small and fast), `heavy.localhost` (a
  * render-blocking stylesheet served late, a large image, long tasks, a layout shift, a script and a WebSocket
  * to other hosts), `a11y.localhost` (WCAG violations) and `noviewport.localhost` (no viewport tag, small text,
- * crowded links).
+ * crowded links); `moved.localhost` redirects to another host.
  */
 
 export interface BrowserFixtures {
   port: number;
   /** `<name>.localhost:<port>`, the domain the part is given. */
-  domain(name: "light" | "heavy" | "a11y" | "noviewport"): string;
+  domain(name: "light" | "heavy" | "a11y" | "noviewport" | "moved"): string;
   /** Paths requested per host, e.g. `heavy.localhost` → ["/", "/slow.css", …]. */
   requests: Map<string, string[]>;
   /** TCP connections accepted by the stray port the heavy page opens a WebSocket to (as `live.localhost`). */
@@ -114,6 +114,7 @@ export function startBrowserFixtures(): BrowserFixtures {
         });
       }
       if (url.pathname !== "/") return new Response("not found", { status: 404 });
+      if (name === "moved") return Response.redirect(`http://elsewhere.localhost:${port}/`, 302);
       if (name === "light") return html(LIGHT);
       if (name === "heavy") return html(heavyPage(port, strayListener.port));
       if (name === "a11y") return html(A11Y);

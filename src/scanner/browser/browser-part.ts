@@ -39,6 +39,9 @@ const BLOCKED_KEPT = 50;
 const NO_CHROMIUM = "no Chromium configured (--chromium or CHROMIUM_PATH)";
 const ABORTED = "the scan was aborted";
 
+/** The home page navigated (redirected) to another host, which is not measured. */
+class LeftSite extends Error {}
+
 /**
  * Each university gets its own Chromium, whose resolver knows the university's domain only, and a fresh profile;
  * requests to other hosts are also aborted and recorded. A missing or broken Chromium, a page that does not load
@@ -56,6 +59,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     axeSource ??= import("axe-core").then((m) => (m.default ?? m).source);
     const blocked: string[] = [];
     let blockedCount = 0;
+    let leftSite: string | null = null;
     const load = {
       userAgent: context.userAgent,
       timeoutMs,
@@ -64,12 +68,15 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
         const host = u.hostname.toLowerCase().replace(/^www\./, "");
         return host === site || host.endsWith(`.${site}`);
       },
-      onBlocked: (u: string) => {
+      onBlocked: (u: string, navigation: boolean) => {
+        if (navigation && leftSite === null) leftSite = u;
         blockedCount++;
         if (blocked.length < BLOCKED_KEPT && !blocked.includes(u)) blocked.push(u);
       },
     };
-    const desktop = await loadPage(b, url, DESKTOP, load);
+    const desktop = await loadPage(b, url, DESKTOP, load).catch((error) => {
+      throw leftSite === null ? error : new LeftSite(leftSite);
+    });
     await desktop.page.evaluate(await axeSource);
     const axe = await desktop.page.evaluate(runAxe, [...AXE_TAGS]);
     await desktop.context.close();
@@ -115,6 +122,8 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
       return await measure(b, url, site, context);
     } catch (error) {
       if (context.signal?.aborted) return none(ABORTED);
+      if (error instanceof LeftSite)
+        return none(`the home page leads to another host, not measured: ${error.message}`);
       return none(`the home page did not load in Chromium: ${firstLine(error)}`);
     } finally {
       context.signal?.removeEventListener("abort", stop);

@@ -42,7 +42,7 @@ export interface LoadOptions {
   ignoreHttpsErrors: boolean;
   /** Whether a request may leave for `url`; others are aborted and passed to `onBlocked`. */
   allow: (url: URL) => boolean;
-  onBlocked: (url: string) => void;
+  onBlocked: (url: string, navigation: boolean) => void;
 }
 
 export interface LoadedPage {
@@ -78,10 +78,18 @@ export async function loadPage(
         parsed = new URL(requested);
       } catch {}
       if (parsed && (parsed.protocol === "http:" || parsed.protocol === "https:") && !o.allow(parsed)) {
-        o.onBlocked(requested);
+        o.onBlocked(requested, route.request().isNavigationRequest());
         return route.abort("blockedbyclient");
       }
       return route.continue();
+    });
+    // Redirect hops are not routed; the resolver rule stops those leaving the site, and they are recorded here.
+    context.on("request", (request) => {
+      if (request.redirectedFrom() === null) return;
+      const hop = new URL(request.url());
+      if ((hop.protocol === "http:" || hop.protocol === "https:") && !o.allow(hop)) {
+        o.onBlocked(request.url(), request.isNavigationRequest());
+      }
     });
     await context.addInitScript({ content: OBSERVERS_SCRIPT });
     const page = await context.newPage();
