@@ -33,7 +33,7 @@ export const MobileLayout = Type.Object({
   scrollWidth: Type.Number({ minimum: 0 }),
   /** Visible text as [computed font size in CSS px, characters]. */
   fontSizes: Type.Array(Type.Tuple([Type.Number({ minimum: 0 }), Type.Integer({ minimum: 0 })])),
-  /** Visible links, buttons and form controls. */
+  /** Visible links, buttons and form controls (the first 200 in document order). */
   tapTargets: Type.Array(Box),
 });
 export type MobileLayout = Static<typeof MobileLayout>;

@@ -89,7 +89,7 @@ export function readTimings() {
   };
 }
 
-/** The viewport tag, widths, visible text by font size and tap targets of the page as laid out now. */
+/** The viewport tag, widths, visible text by font size and the first 200 tap targets (whole CSS px). */
 export function readLayout() {
   const viewport = document.querySelector('meta[name="viewport" i]')?.getAttribute("content") ?? null;
   const sizes = new Map<number, number>();
@@ -113,8 +113,9 @@ export function readLayout() {
   for (const el of Array.from(document.querySelectorAll(selector)).slice(0, 2000)) {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0) continue;
-    tapTargets.push({ x: r.left + window.scrollX, y: r.top + window.scrollY, w: r.width, h: r.height });
-    if (tapTargets.length >= 500) break;
+    const [x, y] = [Math.round(r.left + window.scrollX), Math.round(r.top + window.scrollY)];
+    tapTargets.push({ x, y, w: Math.round(r.width), h: Math.round(r.height) });
+    if (tapTargets.length >= 200) break;
   }
   return {
     viewport,
