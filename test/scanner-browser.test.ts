@@ -121,8 +121,8 @@ describe("browser part in Chromium", () => {
     expect(r.o.mobile.cls).toBe(0);
     expect(r.o.desktop.bytes).toBeGreaterThan(500);
     expect(r.o.desktop.bytes).toBeLessThan(5_000);
-    expect(r.scores.tech_speed_desktop_score!).toBeGreaterThanOrEqual(80);
-    expect(r.scores.tech_speed_mobile_score!).toBeGreaterThanOrEqual(70);
+    expect(r.scores.tech_speed_desktop_score!).toBeGreaterThanOrEqual(75);
+    expect(r.scores.tech_speed_mobile_score!).toBeGreaterThanOrEqual(65);
     expect(r.scores.tech_mobile_friendly_score).toBe(100);
     expect(r.scores.tech_accessibility_score).toBe(100);
     expect(r.o.layout.viewport).toBe("width=device-width, initial-scale=1");
