@@ -1,4 +1,5 @@
 import { dirname, join, resolve } from "node:path";
+import { parseSources } from "./scanner/sources/index.ts";
 
 /** Settings of the server and commands; the only module that reads the environment. */
 export interface Config {
@@ -136,4 +137,36 @@ function gigabytes(value: string | number | undefined): number {
     throw new Error("minimum free disk must be a number of gigabytes such as 1 or 0.5");
   }
   return Number(text);
+}
+
+/** The Chromium the scanner drives: `--chromium PATH`, else `CHROMIUM_PATH`; null when neither is set. */
+export function chromiumPath(
+  cli?: string,
+  env: Record<string, string | undefined> = process.env,
+): string | null {
+  const path = (cli ?? env.CHROMIUM_PATH ?? "").trim();
+  return path === "" ? null : path;
+}
+
+export interface SourceFlags {
+  sources?: string;
+  openalexUrl?: string;
+  wikidataUrl?: string;
+  greenwebUrl?: string;
+}
+
+/**
+ * The third-party sources a scan asks (`--sources` / `UNIRANK_SOURCES`, off by default) and their base URLs
+ * (`--openalex-url` / `UNIRANK_OPENALEX_URL`, `--wikidata-url` / `UNIRANK_WIKIDATA_URL`, `--greenweb-url` /
+ * `UNIRANK_GREENWEB_URL`). Unknown source names throw, naming them.
+ */
+export function sourceSettings(cli: SourceFlags = {}, env: Record<string, string | undefined> = process.env) {
+  return {
+    enabled: parseSources(cli.sources ?? env.UNIRANK_SOURCES),
+    options: {
+      openalex: { baseUrl: cli.openalexUrl ?? env.UNIRANK_OPENALEX_URL },
+      wikidata: { baseUrl: cli.wikidataUrl ?? env.UNIRANK_WIKIDATA_URL },
+      greenweb: { baseUrl: cli.greenwebUrl ?? env.UNIRANK_GREENWEB_URL },
+    },
+  };
 }

@@ -1,0 +1,27 @@
+import type { ScoredPart } from "../check.ts";
+import { mergeParts } from "../part.ts";
+import { scoreAccessibility } from "./accessibility-rubric.ts";
+import { scoreMobileFriendly } from "./mobile-rubric.ts";
+import type { BrowserObservations } from "./observations.ts";
+import { scoreSpeed } from "./speed-rubric.ts";
+import { scoreWebVitals } from "./web-vitals-rubric.ts";
+
+/** The sub-scores a browser measures. */
+export const BROWSER_SCORES = [
+  "tech_speed_desktop_score",
+  "tech_speed_mobile_score",
+  "tech_core_web_vitals_score",
+  "tech_mobile_friendly_score",
+  "tech_accessibility_score",
+] as const;
+
+/** All five browser sub-scores from one page's observations (stored observations re-score the same way). */
+export function scoreBrowserObservations(o: BrowserObservations): ScoredPart {
+  return mergeParts(
+    scoreSpeed("desktop", o.desktop),
+    scoreSpeed("mobile", o.mobile),
+    scoreWebVitals(o.mobile),
+    scoreMobileFriendly(o.layout),
+    scoreAccessibility(o.accessibility),
+  );
+}

@@ -1,0 +1,74 @@
+import type { CheckPoints, ScoredPart } from "../check.ts";
+import { check, scoreFromChecks } from "../part.ts";
+import type { PageTimings } from "./observations.ts";
+
+interface VitalRule {
+  key: "lcpMs" | "cls" | "tbtMs";
+  id: string;
+  label: string;
+  max: number;
+  /** Upper bounds of "good" and "needs improvement" (web.dev thresholds; TBT as the lab proxy of INP). */
+  good: number;
+  poor: number;
+  unit: "ms" | "";
+  remediation: string;
+}
+
+export const WEB_VITALS: readonly VitalRule[] = [
+  {
+    key: "lcpMs",
+    id: "lcp",
+    label: "Largest Contentful Paint",
+    max: 40,
+    good: 2500,
+    poor: 4000,
+    unit: "ms",
+    remediation: "Bring the largest element's paint under 2.5 s on a mobile connection.",
+  },
+  {
+    key: "cls",
+    id: "cls",
+    label: "Cumulative Layout Shift",
+    max: 30,
+    good: 0.1,
+    poor: 0.25,
+    unit: "",
+    remediation: "Keep layout shift under 0.1: give images and embeds explicit sizes.",
+  },
+  {
+    key: "tbtMs",
+    id: "tbt",
+    label: "Total Blocking Time (lab proxy of INP)",
+    max: 30,
+    good: 200,
+    poor: 600,
+    unit: "ms",
+    remediation: "Keep main-thread blocking under 200 ms on a mid-range phone.",
+  },
+];
+
+const show = (v: number, unit: string) => (unit === "ms" ? `${Math.round(v)} ms` : v.toFixed(3));
+
+/** Core Web Vitals on the mobile load: good earns all of a vital's points, needs-improvement half, poor none. */
+export function scoreWebVitals(mobile: PageTimings): ScoredPart {
+  const checks: CheckPoints[] = WEB_VITALS.map((v) => {
+    const value = mobile[v.key];
+    const id = `cwv.${v.id}`;
+    if (value === null) {
+      return check(
+        id,
+        "tech_core_web_vitals_score",
+        v.label,
+        0,
+        v.max,
+        `${v.label} was not reported.`,
+        v.remediation,
+      );
+    }
+    const band = value <= v.good ? "good" : value <= v.poor ? "needs improvement" : "poor";
+    const points = band === "good" ? v.max : band === "poor" ? 0 : v.max / 2;
+    const detail = `${v.label} ${show(value, v.unit)}: ${band} (good ≤ ${show(v.good, v.unit)}, poor > ${show(v.poor, v.unit)}).`;
+    return check(id, "tech_core_web_vitals_score", v.label, points, v.max, detail, v.remediation);
+  });
+  return { scores: { tech_core_web_vitals_score: scoreFromChecks(checks) }, checks, unmeasured: {} };
+}

@@ -1,0 +1,62 @@
+import type { Browser } from "playwright-core";
+
+/** Chromium's flags for scanning: headless, no GPU, no QUIC, and none of the browser's own background traffic. */
+export const CHROMIUM_ARGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-default-apps",
+  "--disable-extensions",
+  "--disable-domain-reliability",
+  "--metrics-recording-only",
+  "--no-pings",
+  "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+] as const;
+
+/**
+ * Chromium's resolver rule that lets it resolve `site` and its subdomains only: every other name fails inside
+ * the browser, so no request, preconnect or DNS prefetch can reach another host.
+ */
+export function onlySiteResolverRule(site: string): string {
+  return `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${site} , EXCLUDE *.${site}`;
+}
+
+/**
+ * Starts Chromium at `path`. playwright-core gives every launch a fresh, temporary `--user-data-dir` and removes it
+ * on close. Rejects with a one-line reason when the executable is missing or does not start.
+ */
+export async function launchChromium(
+  path: string,
+  timeoutMs = 30_000,
+  extraArgs: string[] = [],
+): Promise<Browser> {
+  const { chromium } = await import("playwright-core");
+  try {
+    return await chromium.launch({
+      executablePath: path,
+      headless: true,
+      args: [...CHROMIUM_ARGS, ...extraArgs],
+      timeout: timeoutMs,
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    });
+  } catch (error) {
+    throw new Error(`Chromium at ${path} could not start: ${firstLine(error)}`);
+  }
+}
+
+/** The first meaningful line of an error, without Playwright's call log. */
+export function firstLine(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  const line = text
+    .split("\n")
+    .map((l) => l.trim())
+    .find((l) => l !== "" && !/^=+/.test(l));
+  return (line ?? "unknown error").replace(/^[\w.]+: /, "").slice(0, 300);
+}
