@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { migrate, startDeliveryWorker } from "../lib/index.ts";
+import { migrate } from "../lib/index.ts";
+import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openDatabase } from "./db/open.ts";

@@ -1,12 +1,12 @@
 import { Elysia } from "elysia";
 import {
-  currentGeneration,
   type ErrorDetail,
   isUnirankError,
   parseParams,
   type RawParams,
   UnirankError,
 } from "../../lib/index.ts";
+import { currentGeneration } from "../../lib/write/generation.ts";
 import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
