@@ -1,6 +1,6 @@
-import { createHmac } from "node:crypto";
 import { UnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
+import { hmacSha256, toHex } from "../text/sha256.ts";
 import { safeEqual } from "./api-key-format.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
 
@@ -23,9 +23,7 @@ export function signRequest(
   method: string,
   pathWithQuery: string,
 ) {
-  const hex = createHmac("sha256", secret)
-    .update(signatureBase(String(timestamp), method, pathWithQuery))
-    .digest("hex");
+  const hex = toHex(hmacSha256(secret, signatureBase(String(timestamp), method, pathWithQuery)));
   return `sha256=${hex}`;
 }
 
