@@ -68,7 +68,7 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
     anonymousLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
-    // Asked only when a request needs its client IP (rate limits, audit): 5 % of a request's time otherwise.
+    // Asked only when a request needs its client IP (rate limits, audit); a measurable share otherwise.
     peerAddress: (request) => server?.requestIP(request)?.address,
     log,
   });

@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { createHash, createHmac, randomBytes } from "node:crypto";
-import { hmacSha256, sha256, toHex } from "../lib/text/sha256.ts";
+import { hmacSha256, hmacSha256Hex, sha256, sha256Hex, toHex } from "../lib/text/sha256.ts";
 
 test("sha256 matches node:crypto at every length around the block boundaries, for text and bytes", () => {
   expect(toHex(sha256(""))).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -23,4 +23,11 @@ test("hmacSha256 matches node:crypto for short, block-sized and long keys", () =
   expect(toHex(hmacSha256("urs_secret", "ü"))).toBe(
     createHmac("sha256", "urs_secret").update("ü").digest("hex"),
   );
+});
+
+test("the hex helpers give the same digests natively as the plain implementation", () => {
+  for (const text of ["", "urk_0123456789", "ü".repeat(100)]) {
+    expect(sha256Hex(text)).toBe(toHex(sha256(text)));
+    expect(hmacSha256Hex("urs_key", text)).toBe(toHex(hmacSha256("urs_key", text)));
+  }
 });

@@ -1,4 +1,4 @@
-import { sha256, toHex } from "../text/sha256.ts";
+import { sha256, sha256Hex } from "../text/sha256.ts";
 
 /**
  * API key format: `urk_` + 30 random base62 characters (~178 bits) + a 6-character base62 checksum of the
@@ -61,7 +61,7 @@ export function isWellFormedApiKey(value: string): boolean {
 
 /** What is stored: SHA-256 hex. Keys carry ~178 random bits, so a fast hash is enough (no dictionary to try). */
 export function hashApiKey(key: string): string {
-  return toHex(sha256(key));
+  return sha256Hex(key);
 }
 
 /** The part shown in lists: `urk_` and 6 characters. */

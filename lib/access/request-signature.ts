@@ -1,6 +1,6 @@
 import { UnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
-import { hmacSha256, toHex } from "../text/sha256.ts";
+import { hmacSha256Hex } from "../text/sha256.ts";
 import { safeEqual } from "./api-key-format.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
 
@@ -23,7 +23,7 @@ export function signRequest(
   method: string,
   pathWithQuery: string,
 ) {
-  const hex = toHex(hmacSha256(secret, signatureBase(String(timestamp), method, pathWithQuery)));
+  const hex = hmacSha256Hex(secret, signatureBase(String(timestamp), method, pathWithQuery));
   return `sha256=${hex}`;
 }
 

@@ -1,7 +1,8 @@
 /**
  * SHA-256 and HMAC-SHA-256 (FIPS 180-4, RFC 2104), synchronous and runtime-neutral: Web Crypto's digest is
- * async, and the core hashes API keys and checks request signatures inside synchronous code. The inputs are
- * short (a key, a signed request line), so a plain implementation costs microseconds.
+ * async, and the core hashes API keys and checks request signatures inside synchronous code. Where the runtime
+ * offers Node's crypto without an import (`process.getBuiltinModule`, Node ≥ 22.3 and Bun) that native code is
+ * used; elsewhere (a browser) the plain implementation below.
  */
 
 const K = new Uint32Array([
@@ -92,4 +93,29 @@ export function toHex(bytes: Uint8Array): string {
   let out = "";
   for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
   return out;
+}
+
+interface NativeHash {
+  update(data: string | Uint8Array): NativeHash;
+  digest(encoding: "hex"): string;
+}
+interface NativeCrypto {
+  createHash(algorithm: "sha256"): NativeHash;
+  createHmac(algorithm: "sha256", key: string | Uint8Array): NativeHash;
+}
+
+const native = (
+  globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+).process?.getBuiltinModule?.("node:crypto") as NativeCrypto | undefined;
+
+/** SHA-256 in lower-case hex (native where the runtime has it). */
+export function sha256Hex(data: string | Uint8Array): string {
+  return native ? native.createHash("sha256").update(data).digest("hex") : toHex(sha256(data));
+}
+
+/** HMAC-SHA-256 in lower-case hex (native where the runtime has it). */
+export function hmacSha256Hex(key: string | Uint8Array, message: string | Uint8Array): string {
+  return native
+    ? native.createHmac("sha256", key).update(message).digest("hex")
+    : toHex(hmacSha256(key, message));
 }
