@@ -1,5 +1,4 @@
-import type { Kysely } from "kysely";
-import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 import * as core from "./migrations/001-core.ts";
 import * as access from "./migrations/002-access.ts";
 import * as webhooks from "./migrations/003-webhooks.ts";
