@@ -6,7 +6,8 @@
  *   bun bench/bare-insert.ts DATASET.ndjson OUT.db
  */
 import { Database } from "bun:sqlite";
-import { type IngestRecord, migrate, SCORE_NAMES, searchKey } from "../lib/index.ts";
+import { type IngestRecord, migrate, SCORE_NAMES } from "../lib/index.ts";
+import { searchKey } from "../lib/text/search-key.ts";
 import { openSqlite } from "../src/db/open.ts";
 import { readNdjson } from "./ndjson.ts";
 

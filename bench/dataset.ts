@@ -4,7 +4,7 @@
  *
  *   bun bench/dataset.ts OUT.ndjson UNIVERSITIES SCANS_PER_UNIVERSITY
  */
-import { generateDataset } from "../lib/index.ts";
+import { generateDataset } from "../lib/seed/generate.ts";
 
 const [out, universitiesArg, perArg] = process.argv.slice(2);
 if (!out || !universitiesArg || !perArg)

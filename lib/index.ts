@@ -1,65 +1,131 @@
-/** unirank core: pure query functions over a Kysely storage port. No HTTP, no runtime-specific imports. */
+/**
+ * unirank's public core (`import … from "unirank"`): the schema and its migrations, the query functions and
+ * their parameter and response schemas, the score catalogue, import, API keys, the audit log and webhook
+ * receivers. Runtime-neutral: no file system, DNS or sockets (those are in `unirank/node`); the demo data
+ * generator is `unirank/seed`, the receiving side of webhooks `unirank/webhooks`. Documented in docs/embedding.md.
+ */
 
-export * from "./access/api-key-format.ts";
-export * from "./access/api-keys.ts";
-export * from "./access/audit-log.ts";
-export * from "./access/client-ip.ts";
-export * from "./access/prune-access.ts";
-export * from "./access/rate-limiter.ts";
-export * from "./access/request-signature.ts";
-export * from "./access/tables.ts";
-export * from "./db/pglite-dialect.ts";
-export * from "./errors.ts";
-export * from "./import/country-codes.ts";
-export * from "./import/import-files.ts";
-export * from "./import/import-records.ts";
-export * from "./import/sources.ts";
-export * from "./import/validate.ts";
-export * from "./params/operations.ts";
-export * from "./params/parse.ts";
-export * from "./params/query-string.ts";
-export * from "./params/types.ts";
-export * from "./queries/compare.ts";
-export * from "./queries/export-university.ts";
-export * from "./queries/get-scan.ts";
-export * from "./queries/get-university.ts";
-export * from "./queries/health.ts";
-export * from "./queries/json-text.ts";
-export * from "./queries/leaderboard.ts";
-export * from "./queries/list-universities.ts";
-export * from "./queries/rankings.ts";
-export * from "./queries/regressions.ts";
+// Access control: API keys, request signatures, the audit log.
+export {
+  type ApiKeyInfo,
+  type AuthenticatedKey,
+  authenticate,
+  type CreatedKey,
+  type CreateKeyInput,
+  createKey,
+  listKeys,
+  revokeKey,
+} from "./access/api-keys.ts";
+export {
+  type AuditLog,
+  type AuditLogOptions,
+  type AuditRecord,
+  createAuditLog,
+  pruneAudit,
+  type ReadAuditOptions,
+  readAudit,
+} from "./access/audit-log.ts";
+export { pruneAccessState } from "./access/prune-access.ts";
+export {
+  signRequest,
+  type VerifySignatureInput,
+  verifyRequestSignature,
+} from "./access/request-signature.ts";
+// The database: a PGlite dialect, the schema, migrations.
+export { PGliteDialect, type PGliteLike } from "./db/pglite-dialect.ts";
+export { type ErrorCode, type ErrorDetail, isUnirankError, UnirankError } from "./errors.ts";
+// Import: NDJSON/CSV streams or record objects, validated, written in batches.
+export {
+  formatIssue,
+  ImportAbortedError,
+  type ImportCounts,
+  type ImportIssue,
+  type ImportOptions,
+  type ImportProgress,
+  type ImportResult,
+  importRecords,
+} from "./import/import-records.ts";
+export { formatOfName, type ImportFormat, type ImportSource } from "./import/sources.ts";
+export { normaliseDomain, type Validation, type ValidRecord, validateRecord } from "./import/validate.ts";
+// Parameters: TypeBox schemas per operation, and the parser that validates raw (string) input against them.
+export {
+  CategoryParams,
+  CompareParams,
+  IdParams,
+  LeaderboardParams,
+  ListUniversitiesParams,
+  ListUniversitiesV2Params,
+  RankingsParams,
+  RankingsV2Params,
+  RegressionsParams,
+  ScanDiffParams,
+  ScanIdParams,
+} from "./params/operations.ts";
+export { parseParams, type RawParams } from "./params/parse.ts";
+export type { ParamsSchema } from "./params/types.ts";
+// Queries: the database first, validated parameters, plain data back.
+export { type ComparisonEntry, compare } from "./queries/compare.ts";
+export { exportUniversity, type UniversityExport } from "./queries/export-university.ts";
+export { getScan, type ScanDetail, type UniversityRef } from "./queries/get-scan.ts";
+export { getUniversity, type LatestScanSummary, type UniversityDetail } from "./queries/get-university.ts";
+export {
+  type CheckStatus,
+  type Health,
+  type HealthOptions,
+  type HealthProbes,
+  type HealthStatus,
+  health,
+} from "./queries/health.ts";
+export type { JsonText } from "./queries/json-text.ts";
+export {
+  type Leaderboard,
+  type LeaderboardEntry,
+  leaderboard,
+  leaderboardJson,
+} from "./queries/leaderboard.ts";
+export { listUniversities } from "./queries/list-universities.ts";
+export { type RankingEntry, rankings, rankingsJson } from "./queries/rankings.ts";
+export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
 export * from "./queries/response-schemas.ts";
-export * from "./queries/scan-diff.ts";
-export * from "./queries/shapes.ts";
-export * from "./queries/stats.ts";
-export * from "./queries/university-scores.ts";
-export * from "./scanner/browser/accessibility-rubric.ts";
-export * from "./scanner/browser/log-normal.ts";
-export * from "./scanner/browser/mobile-rubric.ts";
-export * from "./scanner/browser/observations.ts";
-export * from "./scanner/browser/rubric.ts";
-export * from "./scanner/browser/speed-rubric.ts";
-export * from "./scanner/browser/web-vitals-rubric.ts";
-export * from "./scanner/part.ts";
-export * from "./scanner/sources/greenweb.ts";
-export * from "./scanner/sources/host-match.ts";
-export * from "./scanner/sources/openalex.ts";
-export * from "./scanner/sources/wikidata.ts";
-export * from "./schema/database.ts";
-export * from "./schema/dialect-kind.ts";
-export * from "./schema/migrations.ts";
-export * from "./scores/advice.ts";
-export * from "./scores/catalogue.ts";
-export * from "./scores/derive.ts";
-export * from "./seed/generate.ts";
-export * from "./text/search-key.ts";
-export * from "./time/format.ts";
-export * from "./webhooks/address-guard.ts";
-export * from "./webhooks/claim.ts";
-export * from "./webhooks/deliveries.ts";
-export * from "./webhooks/dispatcher.ts";
-export * from "./webhooks/outbox.ts";
+export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
+export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
+export { type PlatformStats, stats } from "./queries/stats.ts";
+export { type LatestScores, universityScores } from "./queries/university-scores.ts";
+export type { Database, DB, ScanStatus, ScoreColumn } from "./schema/database.ts";
+export { MIGRATIONS, type MigrateResult, migrate } from "./schema/migrations.ts";
+// Scores: the catalogue of the 34 scores, their advice and how the composites derive.
+export { ADVICE } from "./scores/advice.ts";
+export {
+  CATEGORIES,
+  CATEGORY_NAMES,
+  type Category,
+  type CompositeScoreName,
+  OVERALL_SCORE,
+  OVERALL_WEIGHTS,
+  RANKED_SCORES,
+  RANKING_SORTS,
+  type RankedScoreName,
+  type RankingSort,
+  SCORE_BY_NAME,
+  SCORE_NAMES,
+  SCORES,
+  type ScoreDefinition,
+  type ScoreGroup,
+  type ScoreName,
+  SUB_SCORE_NAMES,
+  SUB_SCORES,
+  type SubScoreName,
+} from "./scores/catalogue.ts";
+export { deriveScores, type ScoreMap } from "./scores/derive.ts";
+export type { Clock } from "./time/format.ts";
+// Webhooks, the sending side: receivers, their deliveries (the worker that sends them is in `unirank/node`).
+export {
+  type Delivery,
+  type DeliveryAttempt,
+  deliveryAttempts,
+  listDeliveries,
+  redeliver,
+} from "./webhooks/deliveries.ts";
 export {
   DELIVERY_HEADER,
   EVENT_HEADER,
@@ -67,16 +133,15 @@ export {
   SIGNATURE_HEADER,
   sign as signWebhookBody,
   verify as verifyWebhookSignature,
-  type WebhookContext,
   type WebhookEvent,
-  type WebhookHandlerOptions,
-  webhookHandler,
 } from "./webhooks/receiver.ts";
-export * from "./webhooks/receivers.ts";
-export * from "./webhooks/schedule.ts";
-export * from "./webhooks/send.ts";
-export * from "./webhooks/tables.ts";
-export * from "./write/generation.ts";
-export * from "./write/records.ts";
-export * from "./write/refresh-latest.ts";
-export * from "./write/write-records.ts";
+export {
+  addReceiver,
+  listReceivers,
+  type Receiver,
+  type ReceiverSummary,
+  removeReceiver,
+  setReceiverActive,
+} from "./webhooks/receivers.ts";
+export type { IngestRecord, ScanRecord, UniversityRecord } from "./write/records.ts";
+export { type WriteSummary, writeRecords } from "./write/write-records.ts";

@@ -21,8 +21,10 @@ const DIST = join(ROOT, "dist");
 /** The package's entry points: subpath → source file (their compiled names mirror the source tree). */
 export const PACKAGE_ENTRIES: Record<string, string> = {
   ".": "lib/index.ts",
-  "./elysia": "src/elysia.ts",
+  "./node": "lib/node/index.ts",
+  "./seed": "lib/seed/index.ts",
   "./webhooks": "lib/webhooks/receiver.ts",
+  "./elysia": "src/elysia.ts",
 };
 
 function run(cmd: string[]): void {

@@ -10,7 +10,8 @@
  */
 import { statfsSync } from "node:fs";
 import { Elysia } from "elysia";
-import { type DB, notFound } from "../lib/index.ts";
+import { notFound } from "../lib/errors.ts";
+import type { DB } from "../lib/index.ts";
 import { version as packageVersion } from "../package.json" with { type: "json" };
 import { type AccessGuard, type AccessSettings, createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";

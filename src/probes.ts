@@ -4,7 +4,7 @@ import type { HealthProbes } from "../lib/index.ts";
 
 /**
  * Remembers a probe's answer for `ms`: under load, /health would otherwise create and delete a file and
- * stat the disk on every request (42 % of its time in a CPU profile). The checks stay real, at most `ms` old.
+ * stat the disk on every request (most of its time in a CPU profile: docs/performance.md). The checks stay real, at most `ms` old.
  */
 function fresh<T>(ms: number, probe: () => Promise<T>): () => Promise<T> {
   let last: { at: number; value: Promise<T> } | null = null;

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
-import { migrate, startDeliveryWorker } from "../lib/index.ts";
+import { migrate } from "../lib/index.ts";
+import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openDatabase } from "./db/open.ts";
@@ -68,7 +69,7 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
     anonymousLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
-    // Asked only when a request needs its client IP (rate limits, audit): 5 % of a request's time otherwise.
+    // Asked only when a request needs its client IP (rate limits, audit); a measurable share otherwise.
     peerAddress: (request) => server?.requestIP(request)?.address,
     log,
   });

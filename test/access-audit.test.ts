@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { createAuditLog, pruneAccessState, readAudit, redactPath } from "../lib/index.ts";
+import { redactPath } from "../lib/access/audit-log.ts";
+import { createAuditLog, pruneAccessState, readAudit } from "../lib/index.ts";
 import { describeEachDatabase } from "./support/databases.ts";
 
 const T0 = Date.parse("2026-03-01T12:00:00Z");

@@ -1,5 +1,11 @@
 import { describe, expect, test } from "bun:test";
-import { clientGroup, normalizeIp, parseCidr, resolveClientIp, trustedProxies } from "../lib/index.ts";
+import {
+  clientGroup,
+  normalizeIp,
+  parseCidr,
+  resolveClientIp,
+  trustedProxies,
+} from "../lib/access/client-ip.ts";
 
 describe("client addresses", () => {
   test("normalises IPv4, IPv6 and IPv4-mapped IPv6", () => {

@@ -1,17 +1,12 @@
 import { expect, test } from "bun:test";
 import {
   API_KEY_PREFIX,
-  authenticate,
-  createKey,
   generateApiKey,
   hashApiKey,
-  isUnirankError,
   isWellFormedApiKey,
-  listKeys,
-  revokeKey,
-  signatureBase,
-  signRequest,
-} from "../lib/index.ts";
+} from "../lib/access/api-key-format.ts";
+import { signatureBase } from "../lib/access/request-signature.ts";
+import { authenticate, createKey, isUnirankError, listKeys, revokeKey, signRequest } from "../lib/index.ts";
 import { openSqlite } from "../src/db/open.ts";
 import { describeEachDatabase } from "./support/databases.ts";
 

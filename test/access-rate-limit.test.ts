@@ -1,5 +1,6 @@
 import { expect, test } from "bun:test";
-import { consumeRateLimit, migrate, pruneRateLimits } from "../lib/index.ts";
+import { consumeRateLimit, pruneRateLimits } from "../lib/access/rate-limiter.ts";
+import { migrate } from "../lib/index.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { describeEachDatabase } from "./support/databases.ts";
 

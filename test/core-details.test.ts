@@ -5,8 +5,6 @@ import {
   exportUniversity,
   type HealthProbes,
   health,
-  readGeneration,
-  recommend,
   SCORE_NAMES,
   type Scores,
   SUB_SCORE_NAMES,
@@ -15,6 +13,8 @@ import {
   universityScores,
   writeRecords,
 } from "../lib/index.ts";
+import { recommend } from "../lib/queries/export-university.ts";
+import { readGeneration } from "../lib/write/generation.ts";
 import { describeEachDatabase } from "./support/databases.ts";
 import {
   ALPHA_LATEST_SUBSCORES,

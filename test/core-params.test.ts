@@ -3,11 +3,11 @@ import {
   CompareParams,
   IdParams,
   ListUniversitiesParams,
-  parseIds,
   parseParams,
   RankingsParams,
   UnirankError,
 } from "../lib/index.ts";
+import { parseIds } from "../lib/queries/compare.ts";
 
 /** The params a parse failure names, or null when it parses. */
 function bad(schema: Parameters<typeof parseParams>[0], raw: Record<string, string | string[]>) {

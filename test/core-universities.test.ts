@@ -3,12 +3,11 @@ import {
   getUniversity,
   ListUniversitiesParams,
   listUniversities,
-  ORDERS,
   parseParams,
-  UNIVERSITY_SORTS,
   UnirankError,
   type University,
 } from "../lib/index.ts";
+import { ORDERS, UNIVERSITY_SORTS } from "../lib/params/operations.ts";
 import { describeEachDatabase } from "./support/databases.ts";
 import { FIXTURE_UNIVERSITIES, writeFixture } from "./support/fixtures.ts";
 

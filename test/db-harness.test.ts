@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { sql } from "kysely";
-import { dialectKind, stats } from "../lib/index.ts";
+import { stats } from "../lib/index.ts";
+import { dialectKind } from "../lib/schema/dialect-kind.ts";
 import { describeEachDatabase, seedSmall } from "./support/databases.ts";
 
 describeEachDatabase("database harness", (get) => {

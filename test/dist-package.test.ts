@@ -1,18 +1,19 @@
 /**
  * The npm package as an embedder gets it: `npm pack` (which builds it), installed from the tarball into a fresh
- * Node project beside PGlite and kysely-pglite, used from **Node** (core, import, ranking, the fetch handler,
- * the webhook receiver) and type-checked by `tsc` against the shipped declarations.
+ * Node project beside PGlite and kysely-pglite, used from **Node 22 and 24** (core, migrations, import, a ranking,
+ * the subpaths, the fetch handler, the webhook receiver) and type-checked by `tsc` against the shipped declarations.
+ * The Node binaries come from npm (test/support/node-lines.ts).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { join, resolve } from "node:path";
 import { tempDir } from "./support/databases.ts";
+import { NODE_LINES, nodeOfLine } from "./support/node-lines.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const work = tempDir("unirank-dist-package-");
 const project = join(work, "consumer");
-const node = Bun.which("node");
 
 /** The versions this checkout was tested with, so npm finds them in its cache. */
 function installed(name: string): string {
@@ -51,12 +52,15 @@ function mustRun(cmd: string[], cwd: string, env?: Record<string, string | undef
   return r.stdout;
 }
 
-/** Node ≥ 20, the published package and PGlite through kysely-pglite: what an embedder's script does. */
+/** A maintained Node line, the published package and PGlite through kysely-pglite: what an embedder's script does. */
 const NODE_CHECK = `
 import assert from "node:assert/strict";
 import { Kysely } from "kysely";
 import { KyselyPGlite } from "kysely-pglite";
 import * as core from "unirank";
+import * as node from "unirank/node";
+import { DEFAULT_ANCHOR, generateDataset } from "unirank/seed";
+import { writeFileSync } from "node:fs";
 import { Elysia } from "elysia";
 import { createFetchHandler, unirank } from "unirank/elysia";
 import { sign, verify, webhookHandler } from "unirank/webhooks";
@@ -68,17 +72,26 @@ const { applied } = await core.migrate(db);
 assert.ok(applied.includes("001-core"), "migrations ran");
 assert.deepEqual((await core.migrate(db)).applied, [], "a second migrate changes nothing");
 
-const records = [...core.generateDataset({ universities: 40, seed: 11 })];
-let imported;
-if (typeof core.importRecords === "function") {
-  const result = await core.importRecords(db, [{ name: "inline", records }], { events: false });
-  assert.equal(result.committed, true);
-  imported = { via: "importRecords", universities: result.universities.inserted };
-} else {
-  const result = await core.writeRecords(db, records);
-  imported = { via: "writeRecords", universities: result.universities };
-}
+// The public surface is chosen: internals and the Node-side code are not in the core.
+for (const internal of ["toNumber", "pageOffset", "countAll", "round1", "randomBase62", "safeEqual", "claimDeliveries",
+  "refreshLatest", "generateDataset", "fileSource", "systemResolver", "startDeliveryWorker"])
+  assert.equal(core[internal], undefined, internal + " is not exported by unirank");
+assert.ok(DEFAULT_ANCHOR instanceof Date);
+
+const records = [...generateDataset({ universities: 40, seed: 11 })];
+const firstIds = new Set(records.filter((r) => r.type !== "scan").slice(0, 30).map((r) => r.domain));
+const inline = records.filter((r) => firstIds.has(r.domain));
+const rest = records.filter((r) => !firstIds.has(r.domain));
+const result = await core.importRecords(db, [{ name: "inline", records: inline }], { events: false });
+assert.equal(result.committed, true);
+// unirank/node: a file as an import source.
+writeFileSync("rest.ndjson", rest.map((r) => JSON.stringify(r)).join("\\n") + "\\n");
+const fromFile = await node.importFiles(db, ["rest.ndjson"], { events: false });
+assert.equal(fromFile.committed, true);
+const imported = { universities: result.universities.inserted + fromFile.universities.inserted };
 assert.equal(imported.universities, 40);
+assert.equal(node.isPrivateAddress("127.0.0.1"), true);
+assert.equal(await node.refuseReceiverUrl("https://example.org/hook", { resolve: async () => ["93.184.215.14"] }), null);
 
 const page = await core.rankings(db, { limit: 5 });
 assert.equal(page.data.length, 5);
@@ -149,6 +162,10 @@ import { KyselyPGlite } from "kysely-pglite";
 import {
   type Database, type DB, type RankingEntry, CATEGORIES, UnirankError, migrate, parseParams, rankings, RankingsParams,
 } from "unirank";
+import { fileSource, importFiles } from "unirank/node";
+import { generateDataset } from "unirank/seed";
+// @ts-expect-error internals are not part of the public surface
+import { toNumber } from "unirank";
 import { createFetchHandler, type FetchHandler, unirank } from "unirank/elysia";
 import { verify, webhookHandler } from "unirank/webhooks";
 
@@ -165,6 +182,10 @@ const code: "NOT_FOUND" | string = error.code;
 const handler: FetchHandler = createFetchHandler({ db, prefix: "/unirank", access: { anonymousLimit: 10 } });
 const response: Response = await handler(new Request("http://localhost/unirank/health"), { clientIp: "::1" });
 const app = new Elysia().use(unirank({ db, prefix: "/unirank" }));
+const source = fileSource("scans.csv.gz");
+const format: "csv" | "ndjson" = "format" in source ? source.format : "ndjson";
+const loaded = await importFiles(db, ["scans.ndjson"], { events: false });
+const seeded: number = [...generateDataset({ universities: 2 })].length;
 const ok: boolean = await verify("secret", "{}", "sha256=00");
 const receiver: (r: Request) => Promise<Response> = webhookHandler({ secret: "s", onEvent: (e) => void e.data.scan_id });
 
@@ -180,7 +201,7 @@ const sync: boolean = verify("s", "{}", null);
 // @ts-expect-error no such table
 await db.selectFrom("no_such_table").selectAll().execute();
 
-console.log(score, categories, code, response.status, app, ok, receiver, sync);
+console.log(score, categories, code, response.status, app, ok, receiver, sync, format, loaded.committed, seeded, toNumber);
 `;
 
 const CONSUMER_TSCONFIG = {
@@ -198,16 +219,20 @@ const CONSUMER_TSCONFIG = {
 };
 
 let files: string[] = [];
-let nodeRun: Promise<Result>;
+const nodeBins: Record<string, string> = {};
+const nodeRuns: Record<string, Promise<Result>> = {};
 let tscRun: Promise<Result>;
 
-/** Node's environment: no Bun anywhere on PATH, so nothing can fall back to it. */
-const nodeEnv = { PATH: `${resolve(node ?? "/usr/bin/node", "..")}`, HOME: work, LANG: "C.UTF-8" };
+/** Node's environment: only that Node's directory on PATH (no Bun anywhere), so nothing can fall back to it. */
+const nodeEnv = (line: string) => ({
+  PATH: resolve(nodeBins[line] ?? "/nonexistent", ".."),
+  HOME: work,
+  LANG: "C.UTF-8",
+});
 
 const npmInstall = ["npm", "install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"];
 
 beforeAll(async () => {
-  if (!node) throw new Error("node is not installed; the package must be tested under Node");
   mkdirSync(project, { recursive: true });
   writeFileSync(
     join(project, "package.json"),
@@ -219,7 +244,7 @@ beforeAll(async () => {
     t = performance.now();
   };
   // What an embedder installs beside unirank, while `npm pack` runs `prepack` (builds dist/js, cli, types).
-  const [deps, packed] = await Promise.all([
+  const [deps, packed, ...bins] = await Promise.all([
     spawnAsync(
       [
         ...npmInstall,
@@ -228,31 +253,49 @@ beforeAll(async () => {
         `kysely@${installed("kysely")}`,
         `elysia@${installed("elysia")}`,
         `typescript@${installed("typescript")}`,
-        "@types/node@20",
+        `@types/node@${NODE_LINES[0]}`,
       ],
       project,
       process.env,
     ),
     spawnAsync(["npm", "pack", "--json", "--pack-destination", work], ROOT, process.env),
+    ...NODE_LINES.map((line) => nodeOfLine(line)),
   ]);
-  for (const r of [deps, packed]) if (r.code !== 0) throw new Error(`npm failed:\n${r.stdout}\n${r.stderr}`);
+  NODE_LINES.forEach((line, i) => {
+    nodeBins[line] = bins[i] as string;
+  });
+  for (const r of [deps, packed] as Result[])
+    if (r.code !== 0) throw new Error(`npm failed:\n${r.stdout}\n${r.stderr}`);
   const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))[0] as {
     filename: string;
     files: { path: string }[];
   };
   files = info.files.map((f) => f.path);
-  lap("npm pack (builds the package) beside npm install of PGlite, kysely-pglite, elysia, typescript");
+  lap(
+    "npm pack (builds the package) beside npm install of PGlite, kysely-pglite, elysia, typescript, Node lines",
+  );
   mustRun([...npmInstall, join(work, info.filename)], project);
   lap("npm install of the tarball");
   writeFileSync(join(project, "check.mjs"), NODE_CHECK);
   writeFileSync(join(project, "consumer.ts"), CONSUMER_TS);
   writeFileSync(join(project, "tsconfig.json"), JSON.stringify(CONSUMER_TSCONFIG));
-  nodeRun = spawnAsync([node, "check.mjs"], project, nodeEnv);
-  tscRun = spawnAsync([join(project, "node_modules/.bin/tsc"), "-p", "."], project, nodeEnv);
+  // One line at a time (PGlite under Node takes a core), beside tsc, which runs on the oldest line.
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const line of NODE_LINES) {
+    const bin = nodeBins[line] as string;
+    const run = previous.then(() => spawnAsync([bin, "check.mjs"], project, nodeEnv(line)));
+    nodeRuns[line] = run;
+    previous = run;
+  }
+  tscRun = spawnAsync(
+    [nodeBins[NODE_LINES[0]] as string, join(project, "node_modules/typescript/bin/tsc"), "-p", "."],
+    project,
+    nodeEnv(NODE_LINES[0]),
+  );
 }, 240_000);
 
 afterAll(async () => {
-  await Promise.allSettled([nodeRun, tscRun]);
+  await Promise.allSettled([...Object.values(nodeRuns), tscRun]);
   rmSync(work, { recursive: true, force: true });
 }, 60_000);
 
@@ -261,6 +304,9 @@ describe("dist: the npm package", () => {
     expect(files).toContain("dist/js/lib/index.js");
     expect(files).toContain("dist/js/src/elysia.js");
     expect(files).toContain("dist/js/lib/webhooks/receiver.js");
+    expect(files).toContain("dist/js/lib/node/index.js");
+    expect(files).toContain("dist/js/lib/seed/index.js");
+    expect(files).toContain("dist/types/lib/node/index.d.ts");
     expect(files).toContain("dist/types/lib/index.d.ts");
     expect(files).toContain("dist/cli/cli.js");
     expect(files).toContain("bin/unirank.mjs");
@@ -276,6 +322,8 @@ describe("dist: the npm package", () => {
       ...Object.keys(manifest.peerDependencies ?? {}),
     ]);
     expect(manifest.dependencies.kysely).toMatch(/^\^0\.28\./);
+    // What is tested is what is promised: engines starts at the oldest line run below.
+    expect(manifest.engines.node).toBe(`>=${NODE_LINES[0]}`);
     const js = files.filter((f) => f.startsWith("dist/js/") && f.endsWith(".js"));
     for (const f of js) {
       const text = readFileSync(join(project, "node_modules/unirank", f), "utf8");
@@ -292,17 +340,17 @@ describe("dist: the npm package", () => {
     }
   });
 
-  test("from Node: migrations, an import and a ranking over PGlite; fetch handler, Elysia plugin, webhook receiver", async () => {
-    const r = await nodeRun;
-    expect(r.stderr + r.stdout).not.toContain("Error");
-    expect(r.code).toBe(0);
-    const out = JSON.parse(r.stdout.trim().split("\n").pop() ?? "{}");
-    console.log(`node check: ${JSON.stringify(out)}`);
-    expect(Number(out.node.split(".")[0])).toBeGreaterThanOrEqual(20);
-    if (out.imported.via !== "importRecords")
-      console.warn("importRecords is not exported yet; used writeRecords");
-    if (out.v2 === 404) console.warn("v2 is not in this build yet");
-  }, 60_000);
+  for (const line of NODE_LINES)
+    test(`from Node ${line}: migrations, import (records and files), a ranking over PGlite; fetch handler, Elysia plugin, webhook receiver`, async () => {
+      const r = await nodeRuns[line];
+      if (!r) throw new Error(`Node ${line} did not run`);
+      expect(r.stderr + r.stdout).not.toContain("Error");
+      expect(r.code).toBe(0);
+      const out = JSON.parse(r.stdout.trim().split("\n").pop() ?? "{}");
+      console.log(`node ${line} check: ${JSON.stringify(out)}`);
+      expect(out.node.split(".")[0]).toBe(line);
+      if (out.v2 === 404) console.warn("v2 is not in this build yet");
+    }, 120_000);
 
   test("a TypeScript consumer type-checks against the shipped declarations (and wrong use does not)", async () => {
     const r = await tscRun;
@@ -312,12 +360,13 @@ describe("dist: the npm package", () => {
 
   test("bin: the launcher runs the CLI on Bun, and says what to do without it", () => {
     const bin = join(project, "node_modules/.bin/unirank");
-    const withBun = sh([bin, "--help"], project, { ...nodeEnv, BUN_BIN: process.execPath });
+    const env = nodeEnv(NODE_LINES[0]);
+    const withBun = sh([bin, "--help"], project, { ...env, BUN_BIN: process.execPath });
     expect(withBun.stderr).toBe("");
     expect(withBun.stdout).toContain("Usage: unirank");
     expect(withBun.code).toBe(0);
-    const nodeOnly = sh([bin, "--help"], project, nodeEnv);
-    expect(Bun.which("bun", { PATH: nodeEnv.PATH })).toBeNull();
+    const nodeOnly = sh([bin, "--help"], project, env);
+    expect(Bun.which("bun", { PATH: env.PATH })).toBeNull();
     expect(nodeOnly.code).toBe(127);
     expect(nodeOnly.stderr).toContain("runs on Bun");
   });

@@ -8,15 +8,10 @@ import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Elysia } from "elysia";
-import {
-  API_KEY_PATTERN,
-  type CreatedKey,
-  createKey,
-  parseQueryString,
-  readAudit,
-  redactPath,
-  signRequest,
-} from "../lib/index.ts";
+import { API_KEY_PATTERN } from "../lib/access/api-key-format.ts";
+import { redactPath } from "../lib/access/audit-log.ts";
+import { type CreatedKey, createKey, readAudit, signRequest } from "../lib/index.ts";
+import { parseQueryString } from "../lib/params/query-string.ts";
 import type { Config } from "../src/config.ts";
 import { type OpenedDatabase, openDatabase } from "../src/db/open.ts";
 import { createFetchHandler, unirank } from "../src/elysia.ts";

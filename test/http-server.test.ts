@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { sql } from "kysely";
-import { bumpGeneration, writeRecords } from "../lib/index.ts";
+import { writeRecords } from "../lib/index.ts";
+import { bumpGeneration } from "../lib/write/generation.ts";
 import { ResponseCache } from "../src/http/cache.ts";
 import { describeEachDatabase, seedSmall } from "./support/databases.ts";
 import { writeFixture } from "./support/fixtures.ts";

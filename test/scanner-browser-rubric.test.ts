@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import type { ScoredPart } from "../lib/scanner/check.ts";
 import {
   type AxeRuleOutcome,
   type BrowserObservations,
@@ -12,8 +13,7 @@ import {
   scoreSpeed,
   scoreWebVitals,
   wellSizedTargets,
-} from "../lib/index.ts";
-import type { ScoredPart } from "../lib/scanner/check.ts";
+} from "../lib/scanner/index.ts";
 
 const points = (part: ScoredPart) => Object.fromEntries(part.checks.map((c) => [c.id, [c.points, c.max]]));
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { BROWSER_SCORES, type BrowserObservations } from "../lib/index.ts";
+import { BROWSER_SCORES, type BrowserObservations } from "../lib/scanner/index.ts";
 import { type BrowserPart, browserPart } from "../src/scanner/browser/browser-part.ts";
 import { launchChromium, onlySiteResolverRule } from "../src/scanner/browser/chromium.ts";
 import { Slots } from "../src/scanner/browser/slots.ts";

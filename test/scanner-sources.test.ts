@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import type { ScoredPart } from "../lib/scanner/check.ts";
 import {
   type GreenCheck,
   type OpenAlexObservations,
@@ -7,8 +8,7 @@ import {
   scoreOpenAlex,
   scoreWikidata,
   siteHost,
-} from "../lib/index.ts";
-import type { ScoredPart } from "../lib/scanner/check.ts";
+} from "../lib/scanner/index.ts";
 import { chromiumPath, sourceSettings } from "../src/config.ts";
 import {
   greenWebPart,

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../lib/index.ts";
+import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../lib/time/format.ts";
 
 /** What the general parser makes of `text` in `form`, or null. */
 const slow = (text: string, form: "iso" | "sql") => {

@@ -5,14 +5,13 @@ import {
   deliveryAttempts,
   type ImportSource,
   importRecords,
-  isPrivateAddress,
   listDeliveries,
-  RETRY_SCHEDULE_SECONDS,
-  refuseReceiverUrl,
-  runDeliveryPass,
   setReceiverActive,
   writeRecords,
 } from "../lib/index.ts";
+import { isPrivateAddress, refuseReceiverUrl } from "../lib/node/address-guard.ts";
+import { runDeliveryPass } from "../lib/node/dispatcher.ts";
+import { RETRY_SCHEDULE_SECONDS } from "../lib/webhooks/schedule.ts";
 import { describeEachDatabase } from "./support/databases.ts";
 
 interface Received {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { sha256, sha256Hex } from "../text/sha256.ts";
 
 /**
  * API key format: `urk_` + 30 random base62 characters (~178 bits) + a 6-character base62 checksum of the
@@ -22,7 +22,7 @@ export const API_KEY_PATTERN = new RegExp(
 export function randomBase62(length: number): string {
   let out = "";
   while (out.length < length) {
-    for (const byte of randomBytes(length * 2)) {
+    for (const byte of crypto.getRandomValues(new Uint8Array(length * 2))) {
       if (byte < 248) out += ALPHABET[byte % 62];
       if (out.length === length) break;
     }
@@ -31,7 +31,8 @@ export function randomBase62(length: number): string {
 }
 
 function checksum(text: string): string {
-  let n = createHash("sha256").update(text).digest().readUInt32BE(0);
+  const digest = sha256(text);
+  let n = new DataView(digest.buffer).getUint32(0);
   let out = "";
   for (let i = 0; i < CHECKSUM_LENGTH; i++) {
     out = ALPHABET[n % 62] + out;
@@ -60,7 +61,7 @@ export function isWellFormedApiKey(value: string): boolean {
 
 /** What is stored: SHA-256 hex. Keys carry ~178 random bits, so a fast hash is enough (no dictionary to try). */
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  return sha256Hex(key);
 }
 
 /** The part shown in lists: `urk_` and 6 characters. */
@@ -68,9 +69,14 @@ export function apiKeyPrefix(key: string): string {
   return key.slice(0, API_KEY_PREFIX.length + 6);
 }
 
+const encoder = new TextEncoder();
+
 /** Constant-time string comparison (length is not secret). */
 export function safeEqual(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+  const x = encoder.encode(a);
+  const y = encoder.encode(b);
+  if (x.length !== y.length) return false;
+  let diff = 0;
+  for (let i = 0; i < x.length; i++) diff |= x[i]! ^ y[i]!;
+  return diff === 0;
 }

@@ -1,6 +1,6 @@
-import { createHmac } from "node:crypto";
 import { UnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
+import { hmacSha256Hex } from "../text/sha256.ts";
 import { safeEqual } from "./api-key-format.ts";
 import { redactPath } from "./audit-log.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
@@ -24,9 +24,7 @@ export function signRequest(
   method: string,
   pathWithQuery: string,
 ) {
-  const hex = createHmac("sha256", secret)
-    .update(signatureBase(String(timestamp), method, pathWithQuery))
-    .digest("hex");
+  const hex = hmacSha256Hex(secret, signatureBase(String(timestamp), method, pathWithQuery));
   return `sha256=${hex}`;
 }
 

@@ -1,7 +1,7 @@
 /**
  * A read shared by every caller within `windowMs` of it (per key object, e.g. a database handle). Reads that
- * cost more than the answer they give under load (a SQLite read transaction costs about 5 µs of file locking,
- * whatever the statement) are made once for the requests of that window instead of once each. What another
+ * cost more than the answer they give under load (a SQLite read transaction pays for file locking whatever the
+ * statement; figures in docs/performance.md) are made once for the requests of that window instead of once each. What another
  * process commits is seen at most `windowMs` later; `forget()` makes the next call read again at once (the
  * writers of this process call it, so their own commits are seen immediately).
  */

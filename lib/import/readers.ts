@@ -1,5 +1,4 @@
-import { Readable } from "node:stream";
-import { parse } from "csv-parse";
+import { type Parser, parse } from "csv-parse";
 import type { ImportSource } from "./sources.ts";
 import { normalisedText, numberedLines } from "./text-lines.ts";
 
@@ -49,10 +48,26 @@ function header(cells: string[]): { columns: string[]; error?: string } {
   return { columns };
 }
 
+/** Writes text into the parser as it reads it, waiting when the parser is full; stops when it is destroyed. */
+async function feed(parser: Parser, text: AsyncIterable<string>): Promise<void> {
+  try {
+    for await (const chunk of text) {
+      if (parser.destroyed) return;
+      if (!parser.write(chunk))
+        await new Promise<void>((resolve) => {
+          parser.once("drain", resolve);
+          parser.once("close", resolve);
+        });
+    }
+    if (!parser.destroyed) parser.end();
+  } catch (e) {
+    parser.destroy(e as Error);
+  }
+}
+
 async function* csv(content: AsyncIterable<Uint8Array | string>): AsyncGenerator<RawRecord> {
-  const parser = Readable.from(normalisedText(content)).pipe(
-    parse({ info: true, raw: true, relax_column_count: true, skip_empty_lines: true }),
-  );
+  const parser = parse({ info: true, raw: true, relax_column_count: true, skip_empty_lines: true });
+  void feed(parser, normalisedText(content));
   let columns: string[] | null = null;
   try {
     for await (const item of parser as AsyncIterable<{

@@ -1,7 +1,3 @@
-import { createReadStream } from "node:fs";
-import { basename } from "node:path";
-import { createGunzip } from "node:zlib";
-
 export type ImportFormat = "ndjson" | "csv";
 
 /** Something to import: a named stream of NDJSON or CSV, or records an embedder already holds. */
@@ -23,18 +19,3 @@ export type ImportSource =
 export function formatOfName(name: string): ImportFormat {
   return /\.csv(\.gz)?$/i.test(name) ? "csv" : "ndjson";
 }
-
-/** A file as an import source, streamed (gunzipped when it ends in `.gz`). */
-export function fileSource(
-  path: string,
-  options: { format?: ImportFormat; name?: string } = {},
-): ImportSource {
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
-  return {
-    name: options.name ?? path,
-    format: options.format ?? formatOfName(path),
-    content: /\.gz$/i.test(path) ? stream.pipe(createGunzip()) : stream,
-  };
-}
-
-export const sourceLabel = (path: string): string => basename(path);

@@ -1,18 +1,18 @@
-import { Buffer } from "node:buffer";
 import type { DB } from "../schema/database.ts";
+import { type ByteText, byteText } from "../text/byte-search.ts";
 import { generationMemo } from "./generation-memo.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data
- * generation. A substring search is then a byte search (`Buffer.indexOf`, a memmem over a few megabytes, about
- * 20 times faster than `String.prototype.indexOf` over the same text) instead of a LIKE over every row of the
+ * generation. A substring search is then a byte search (`Buffer.indexOf`, a native memmem, where the runtime has
+ * it; see docs/performance.md) instead of a LIKE over every row of the
  * table (twice: once to count, once for the page), and its matches come out already in the default order of the
  * universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its characters.
  * Built by one ordered read of the table; rebuilt after any write.
  */
 export interface SearchIndex {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
-  bytes: Buffer;
+  bytes: ByteText;
   /** Byte offset of each university's text in `bytes`, in (name, id) order. */
   starts: Int32Array;
   ids: Int32Array;
@@ -20,6 +20,7 @@ export interface SearchIndex {
 }
 
 const SEPARATOR = "\u0000";
+const encoder = new TextEncoder();
 
 async function buildIndex(db: DB): Promise<SearchIndex> {
   const rows = await db
@@ -39,9 +40,9 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
     ids[i] = Number(r.id);
     countries[i] = r.country;
     parts[i] = text;
-    offset += Buffer.byteLength(text) + 1;
+    offset += encoder.encode(text).length + 1;
   });
-  return { bytes: Buffer.from(parts.join(SEPARATOR) + SEPARATOR), starts, ids, countries };
+  return { bytes: byteText(encoder.encode(parts.join(SEPARATOR) + SEPARATOR)), starts, ids, countries };
 }
 
 const indexMemo = generationMemo((db) => buildIndex(db));
@@ -70,7 +71,7 @@ export function searchMatches(index: SearchIndex, key: string, country?: string)
   const out: number[] = [];
   if (key.length === 0 || key.includes(SEPARATOR)) return out;
   const { bytes, starts, countries } = index;
-  const needle = Buffer.from(key);
+  const needle = encoder.encode(key);
   let row = 0;
   for (let p = bytes.indexOf(needle); p !== -1; ) {
     row = rowAt(starts, p, row);

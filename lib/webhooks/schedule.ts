@@ -4,7 +4,7 @@
  */
 export const RETRY_SCHEDULE_SECONDS: readonly number[] = [60, 300, 1800, 7200, 21600, 43200];
 
-/** Each delay is spread by ±20 % so that receivers coming back up are not hit by every retry at once. */
+/** Each delay is spread by a fifth either way (RETRY_JITTER) so that receivers coming back up are not hit by every retry at once. */
 export const RETRY_JITTER = 0.2;
 
 /**

@@ -1,5 +1,6 @@
 import type { Command } from "commander";
-import { type AuditRecord, migrate, parseTimestamp, readAudit } from "../../lib/index.ts";
+import { type AuditRecord, migrate, readAudit } from "../../lib/index.ts";
+import { parseTimestamp } from "../../lib/time/format.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP } from "./options.ts";

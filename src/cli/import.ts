@@ -2,7 +2,6 @@ import { statSync } from "node:fs";
 import cliProgress from "cli-progress";
 import type { Command } from "commander";
 import {
-  fileSource,
   formatIssue,
   ImportAbortedError,
   type ImportProgress,
@@ -10,6 +9,7 @@ import {
   importRecords,
   migrate,
 } from "../../lib/index.ts";
+import { fileSource } from "../../lib/node/file-source.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";

@@ -3,17 +3,17 @@ import type { Command } from "commander";
 import {
   addReceiver,
   type DB,
-  type DeliveryStatus,
   deliveryAttempts,
   listDeliveries,
   listReceivers,
   migrate,
   redeliver,
-  refuseReceiverUrl,
   removeReceiver,
-  runDeliveryPass,
   setReceiverActive,
 } from "../../lib/index.ts";
+import { refuseReceiverUrl } from "../../lib/node/address-guard.ts";
+import { runDeliveryPass } from "../../lib/node/dispatcher.ts";
+import type { DeliveryStatus } from "../../lib/webhooks/tables.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";

@@ -1,19 +1,19 @@
+import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../lib/access/audit-log.ts";
+import { clientGroup, resolveClientIp, trustedProxies } from "../../lib/access/client-ip.ts";
+import {
+  consumeRateLimit,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+} from "../../lib/access/rate-limiter.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
   authenticate,
   type Clock,
-  clientGroup,
-  consumeRateLimit,
   createAuditLog,
   type DB,
-  DEFAULT_AUDIT_RETENTION_DAYS,
   isUnirankError,
   pruneAccessState,
-  RATE_WINDOW_SECONDS,
-  type RateLimitDecision,
-  resolveClientIp,
-  trustedProxies,
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";

@@ -1,13 +1,13 @@
 import { Elysia } from "elysia";
 import {
-  currentGeneration,
   type ErrorDetail,
   isUnirankError,
   parseParams,
-  parseQueryString,
   type RawParams,
   UnirankError,
 } from "../../lib/index.ts";
+import { parseQueryString } from "../../lib/params/query-string.ts";
+import { currentGeneration } from "../../lib/write/generation.ts";
 import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";

@@ -1,4 +1,6 @@
-import { type ErrorDetail, isoTimestamp, isUnirankError, jsonOf, UnirankError } from "../../lib/index.ts";
+import { type ErrorDetail, isUnirankError, UnirankError } from "../../lib/index.ts";
+import { jsonOf } from "../../lib/queries/json-text.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import { HTTP_STATUS } from "./error-status.ts";
 import { jsonResponse } from "./respond.ts";

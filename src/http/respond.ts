@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 
 const MIN_COMPRESS_BYTES = 1024;
 
-/** Bun's wyhash over the UTF-8 bytes (0.6 µs for 11 KB); SHA-1 (8 µs) where the runtime has no such hash. */
+/** Bun's wyhash over the UTF-8 bytes; SHA-1, much slower, where the runtime has no such hash (docs/performance.md). */
 const fastHash = (globalThis as { Bun?: { hash(data: string | Uint8Array): bigint | number } }).Bun?.hash;
 
 /** A strong entity tag: 64 bits of a hash of the body, enough to tell one representation from the next. */

@@ -4,7 +4,6 @@ import {
   getScan,
   getUniversity,
   IdParams,
-  isoTimestamp,
   LeaderboardMetaSchema,
   LeaderboardParams,
   LeaderboardSchema,
@@ -27,6 +26,7 @@ import {
   UniversityDetailSchema,
   UniversityListSchema,
 } from "../../lib/index.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import type { RouteSpec } from "./route.ts";

@@ -3,17 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kysely, sql } from "kysely";
-import {
-  type Database,
-  type DB,
-  dialectKind,
-  forgetGenerations,
-  generateDataset,
-  migrate,
-  PGliteDialect,
-  readGeneration,
-  writeRecords,
-} from "../../lib/index.ts";
+import { type Database, type DB, migrate, PGliteDialect, writeRecords } from "../../lib/index.ts";
+import { dialectKind } from "../../lib/schema/dialect-kind.ts";
+import { generateDataset } from "../../lib/seed/generate.ts";
+import { forgetGenerations, readGeneration } from "../../lib/write/generation.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { openPostgres } from "../../src/db/postgres.ts";
 import { testPostgres } from "./postgres-server.ts";

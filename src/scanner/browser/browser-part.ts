@@ -1,4 +1,5 @@
 import type { Browser } from "playwright-core";
+import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   AXE_TAGS,
   type AxeRuleOutcome,
@@ -9,8 +10,7 @@ import {
   scoreBrowserObservations,
   siteHost,
   unmeasuredPart,
-} from "../../../lib/index.ts";
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
+} from "../../../lib/scanner/index.ts";
 import { firstLine, launchChromium, onlySiteResolverRule } from "./chromium.ts";
 import { DESKTOP, loadPage, MOBILE, readMobileLayout } from "./measure.ts";
 import { runAxe } from "./page-scripts.ts";

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import type { MobileLayout, PageTimings } from "../../../lib/index.ts";
+import type { MobileLayout, PageTimings } from "../../../lib/scanner/index.ts";
 import { OBSERVERS_SCRIPT, readLayout, readTimings, waitForQuiet } from "./page-scripts.ts";
 
 /** A device and connection as Lighthouse emulates them (its devtools throttling values). */

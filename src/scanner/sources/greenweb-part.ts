@@ -1,3 +1,4 @@
+import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   GreenCheck,
   type PartContext,
@@ -5,8 +6,7 @@ import {
   scoreGreenCheck,
   siteHost,
   unmeasuredPart,
-} from "../../../lib/index.ts";
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
+} from "../../../lib/scanner/index.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const GREENWEB_BASE_URL = "https://api.thegreenwebfoundation.org";

@@ -1,3 +1,4 @@
+import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   OpenAlexCount,
   OpenAlexInstitutionList,
@@ -8,8 +9,7 @@ import {
   scoreOpenAlex,
   unmeasuredPart,
   worksInYears,
-} from "../../../lib/index.ts";
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
+} from "../../../lib/scanner/index.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const OPENALEX_BASE_URL = "https://api.openalex.org";

@@ -1,3 +1,4 @@
+import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   type PartContext,
   type PartTarget,
@@ -7,8 +8,7 @@ import {
   WikidataEntities,
   type WikidataObservations,
   WikidataSearch,
-} from "../../../lib/index.ts";
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
+} from "../../../lib/scanner/index.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const WIKIDATA_BASE_URL = "https://www.wikidata.org";

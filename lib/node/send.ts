@@ -1,6 +1,6 @@
+import type { AttemptOutcome, ClaimedDelivery } from "../webhooks/claim.ts";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, sign } from "../webhooks/receiver.ts";
 import { type GuardOptions, refuseReceiverUrl } from "./address-guard.ts";
-import type { AttemptOutcome, ClaimedDelivery } from "./claim.ts";
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, sign } from "./receiver.ts";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 

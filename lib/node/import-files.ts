@@ -1,5 +1,6 @@
-import { type ImportOptions, type ImportResult, importRecords } from "./import-records.ts";
-import { fileSource, type ImportFormat } from "./sources.ts";
+import { type ImportOptions, type ImportResult, importRecords } from "../import/import-records.ts";
+import type { ImportFormat } from "../import/sources.ts";
+import { fileSource } from "./file-source.ts";
 
 /** `importRecords` over files (NDJSON or CSV by extension, `.gz` gunzipped), each streamed. */
 export function importFiles(

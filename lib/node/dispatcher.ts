@@ -1,6 +1,6 @@
 import type { DB } from "../schema/database.ts";
 import { type Clock, systemClock } from "../time/format.ts";
-import { type ClaimedDelivery, claimDeliveries, type FinalState, finishAttempt } from "./claim.ts";
+import { type ClaimedDelivery, claimDeliveries, type FinalState, finishAttempt } from "../webhooks/claim.ts";
 import { DEFAULT_TIMEOUT_MS, type SendOptions, sendDelivery } from "./send.ts";
 
 export type DeliveryLog = (
