@@ -67,5 +67,6 @@ export * from "./write/generation.ts";
 export * from "./write/ingest-writer.ts";
 export * from "./write/records.ts";
 export * from "./write/refresh-latest.ts";
+export * from "./write/score-precision.ts";
 export * from "./write/validate-record.ts";
 export * from "./write/write-records.ts";

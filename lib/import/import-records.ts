@@ -137,7 +137,7 @@ export async function importRecords(
         for await (const raw of readSource(source, counter)) {
           if (options.signal?.aborted) throw new ImportAbortedError();
           if (raw.error !== undefined) {
-            if (!raw.fatal || raw.line > 0) result.records++;
+            if (!raw.fatal) result.records++;
             issue(si, raw.line, raw.error);
             if (raw.fatal) break;
             continue;

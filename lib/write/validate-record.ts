@@ -4,6 +4,7 @@ import { fillDerivedScores } from "../scores/derive.ts";
 import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
 import { isCountryCode } from "./country-codes.ts";
 import type { ScanRecord, UniversityRecord } from "./records.ts";
+import { CSV_SCORE, roundScore } from "./score-precision.ts";
 
 /** Fields of each record type; a CSV header may hold any of them (a file may mix both types). */
 export const UNIVERSITY_FIELDS: ReadonlySet<string> = new Set([
@@ -29,7 +30,6 @@ const STATUSES: readonly ScanStatus[] = ["pending", "running", "completed", "fai
 const SCORE_SET: ReadonlySet<string> = new Set(SCORE_NAMES);
 const DOMAIN =
   /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
-const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE_HINT = "ISO 8601 with an offset, or YYYY-MM-DD HH:MM:SS in UTC";
 
 /** The most characters a scan's evidence may take as JSON text. */
@@ -108,6 +108,11 @@ export function validateRecord(
       errors.push(`${key} is longer than ${max} characters`);
       return undefined;
     }
+    // PostgreSQL cannot store U+0000 in text; refused everywhere, so a record gets one answer on every database.
+    if (raw.includes("\u0000")) {
+      errors.push(`${key} contains a NUL character (U+0000)`);
+      return undefined;
+    }
     return raw;
   };
   const domainOf = (): string | undefined => {
@@ -178,11 +183,13 @@ export function validateRecord(
     if (raw === null || raw === undefined) continue;
     let n: number;
     if (csv && typeof raw === "string") {
-      if (!NUMBER.test(raw.trim())) {
-        errors.push(`${key} ${show(raw)} is not a number`);
+      if (!CSV_SCORE.test(raw)) {
+        errors.push(
+          `${key} ${show(raw)} is not a number (digits with an optional decimal point, as in 72.5)`,
+        );
         continue;
       }
-      n = Number(raw.trim());
+      n = Number(raw);
     } else if (typeof raw === "number") n = raw;
     else {
       errors.push(`${key} ${show(raw)} is not a number`);
@@ -192,7 +199,7 @@ export function validateRecord(
       errors.push(`${key} ${raw} is outside 0..100`);
       continue;
     }
-    scores[key as ScoreName] = n;
+    scores[key as ScoreName] = roundScore(n);
     anyScore = true;
   }
 
