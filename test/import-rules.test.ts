@@ -44,6 +44,35 @@ test("roundScore: one decimal of the number as written, half away from zero", ()
   expect(Object.is(roundScore(-0), 0)).toBe(true);
 });
 
+test("unirank import of a truncated .csv.gz and .ndjson.gz: file:line, the summary, exit 1, no stack", async () => {
+  const rows = Array.from({ length: 3000 }, (_, i) => `university,u${i}.example,University ${i},DE`);
+  const files = {
+    "cli-cut.csv.gz": gzipSync(`type,domain,name,country\n${rows.join("\n")}\n`).subarray(0, 3000),
+    "cli-cut.ndjson.gz": gzipSync(
+      rows.map((r) => JSON.stringify(uni(r.split(",")[1] as string))).join("\n"),
+    ).subarray(0, 3000),
+  };
+  for (const [name, bytes] of Object.entries(files)) {
+    const path = join(dir, name);
+    writeFileSync(path, bytes);
+    const proc = Bun.spawn(
+      ["bun", join(import.meta.dir, "..", "src", "cli.ts"), "import", path, "--db", join(dir, `${name}.db`)],
+      { stdout: "pipe", stderr: "pipe", env: { ...process.env, UNIRANK_LOG_DIR: join(dir, "logs") } },
+    );
+    const [stdout, stderr, code] = await Promise.all([
+      new Response(proc.stdout).text(),
+      new Response(proc.stderr).text(),
+      proc.exited,
+    ]);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      new RegExp(`^${path.replace(/[.]/g, "\\.")}:\\d+: the file cannot be read from this line on`, "m"),
+    );
+    expect(stderr).not.toMatch(/^\s+at /m);
+    expect(stdout).toMatch(/^nothing imported: /m);
+  }
+}, 60_000);
+
 describeEachDatabase("import rules", (get) => {
   beforeEach(async () => {
     await get().reset();
