@@ -203,9 +203,14 @@ describeEachDatabase("import rules", (get) => {
         tech_hsts_score: null,
       },
     ]);
-    // A re-run of the same precise values is the same scan: nothing changes.
+    // A re-run of the same precise values is the same scan: nothing changes; nor for a score stored before the
+    // rule (written here by hand), which counts as its rounding.
     const again = await importRecords(db, [nd("p.ndjson", [scan("p1", "p.example", precise)])]);
     expect(again.scans).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
+    await db.updateTable("scans").set({ overall_score: 33.333333 }).where("source_id", "=", "p1").execute();
+    const legacy = await importRecords(db, [nd("p.ndjson", [scan("p1", "p.example", precise)])]);
+    expect(legacy.issues).toEqual([]);
+    expect(legacy.scans).toEqual({ inserted: 0, updated: 0, unchanged: 1 });
 
     const cells = ["1e2", " 50", "50 ", "50.", ".5", "-0", "+5", "0x10", "5,5", "Infinity"];
     const bad = await importRecords(db, [

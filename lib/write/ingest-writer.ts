@@ -8,6 +8,7 @@ import { resolveDomainIds } from "./domain-ids.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { UniversityRecord } from "./records.ts";
 import { refreshLatest } from "./refresh-latest.ts";
+import { roundScore } from "./score-precision.ts";
 import type { ValidRecord, ValidScan } from "./validate-record.ts";
 
 /** How the ingest writer treats what it is given. */
@@ -37,10 +38,11 @@ type Located<T> = IngestLocation & { record: T; seq: number };
 
 const SCAN_COLUMNS = ["university_id", "source_id", "status", "started_at", "completed_at", ...SCORE_NAMES];
 const FINAL = new Set(["completed", "failed"]);
-const sameNumber = (a: unknown, b: unknown) =>
-  a === null || a === undefined
-    ? b === null || b === undefined
-    : b !== null && Math.abs(Number(a) - Number(b)) < 1e-9;
+/** A stored score and a record's (already one decimal): a score stored before the rule counts as its rounding. */
+const sameNumber = (stored: unknown, given: number | null | undefined) =>
+  stored === null || stored === undefined
+    ? given === null || given === undefined
+    : given !== null && given !== undefined && roundScore(Number(stored)) === given;
 
 /**
  * The one ingest writer: every write of universities and scans (import, seed, embedders, the scanner) goes
