@@ -46,7 +46,6 @@ export {
   importRecords,
 } from "./import/import-records.ts";
 export { formatOfName, type ImportFormat, type ImportSource } from "./import/sources.ts";
-export { normaliseDomain, type Validation, type ValidRecord, validateRecord } from "./import/validate.ts";
 // Parameters: TypeBox schemas per operation, and the parser that validates raw (string) input against them.
 export {
   CategoryParams,
@@ -88,6 +87,7 @@ export { type RankingEntry, rankings, rankingsJson } from "./queries/rankings.ts
 export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
 export * from "./queries/response-schemas.ts";
 export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
+export { scanEvidence } from "./queries/scan-evidence.ts";
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";
@@ -143,5 +143,14 @@ export {
   removeReceiver,
   setReceiverActive,
 } from "./webhooks/receivers.ts";
+export { type IngestCounts, type IngestPolicy, IngestWriter } from "./write/ingest-writer.ts";
 export type { IngestRecord, ScanRecord, UniversityRecord } from "./write/records.ts";
-export { type WriteSummary, writeRecords } from "./write/write-records.ts";
+export { roundScore } from "./write/score-precision.ts";
+export {
+  EVIDENCE_MAX_CHARS,
+  normaliseDomain,
+  type Validation,
+  type ValidRecord,
+  validateRecord,
+} from "./write/validate-record.ts";
+export { IngestRejectedError, type WriteSummary, writeRecords } from "./write/write-records.ts";

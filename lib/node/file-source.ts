@@ -8,12 +8,33 @@ export function fileSource(
   path: string,
   options: { format?: ImportFormat; name?: string } = {},
 ): ImportSource {
-  const stream = createReadStream(path, { highWaterMark: 256 * 1024 });
   return {
     name: options.name ?? path,
     format: options.format ?? formatOfName(path),
-    content: /\.gz$/i.test(path) ? stream.pipe(createGunzip()) : stream,
+    content: fileContent(path),
   };
+}
+
+/**
+ * A file's bytes, gunzipped for `.gz`, opened when the reader starts. A corrupt or truncated `.gz` fails the
+ * reader's loop (reported as `file:line`): the streams are only made once a loop listens to them, since a gunzip
+ * failing before that would be an unhandled error.
+ */
+async function* fileContent(path: string): AsyncGenerator<Uint8Array> {
+  const file = createReadStream(path, { highWaterMark: 256 * 1024 });
+  if (!/\.gz$/i.test(path)) {
+    for await (const chunk of file) yield chunk as Uint8Array;
+    return;
+  }
+  const gunzip = createGunzip();
+  file.on("error", (e) => gunzip.destroy(e));
+  file.pipe(gunzip);
+  try {
+    for await (const chunk of gunzip) yield chunk as Uint8Array;
+  } finally {
+    file.destroy();
+    gunzip.destroy();
+  }
 }
 
 export const sourceLabel = (path: string): string => basename(path);

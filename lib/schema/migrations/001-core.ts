@@ -1,6 +1,68 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
-import { RANKED_SCORES, SCORE_NAMES } from "../../scores/catalogue.ts";
 import { dialectKind } from "../dialect-kind.ts";
+
+/**
+ * The score columns as they were when this migration was written, frozen here: a score added to the catalogue
+ * later needs a migration of its own, and never changes what this one creates.
+ */
+export const SCORE_COLUMNS_001 = [
+  "overall_score",
+  "webo_composite_score",
+  "tech_composite_score",
+  "research_composite_score",
+  "presence_composite_score",
+  "webo_size_score",
+  "webo_visibility_score",
+  "webo_openness_score",
+  "webo_excellence_score",
+  "research_publications_score",
+  "research_citations_score",
+  "research_repository_score",
+  "research_orcid_score",
+  "research_profiles_score",
+  "presence_social_score",
+  "presence_wikipedia_score",
+  "presence_news_score",
+  "presence_video_score",
+  "i18n_score",
+  "i18n_hreflang_score",
+  "tech_ssl_score",
+  "tech_tls_version_score",
+  "tech_hsts_score",
+  "tech_security_headers_score",
+  "tech_speed_desktop_score",
+  "tech_speed_mobile_score",
+  "tech_core_web_vitals_score",
+  "tech_http2_score",
+  "tech_mobile_friendly_score",
+  "tech_accessibility_score",
+  "tech_seo_score",
+  "tech_sitemap_score",
+  "tech_uptime_score",
+  "email_security_score",
+  "email_spf_score",
+  "email_dmarc_score",
+  "email_dnssec_score",
+  "green_hosting_score",
+  "green_page_weight_score",
+] as const;
+
+/** The scores `latest_scans` copied for rankings (migration 004 adds a `prev_` column for each). */
+export const RANKED_COLUMNS_001 = [
+  "overall_score",
+  "webo_composite_score",
+  "tech_composite_score",
+  "research_composite_score",
+  "presence_composite_score",
+  "tech_security_headers_score",
+  "tech_accessibility_score",
+  "tech_ssl_score",
+  "email_security_score",
+  "green_hosting_score",
+  "i18n_score",
+  "tech_speed_mobile_score",
+  "tech_seo_score",
+] as const;
 
 /** Universities, scans (one column per score), the materialised latest scan, and the meta table. */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -43,7 +105,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn("started_at", "text")
     .addColumn("completed_at", "text");
-  for (const name of SCORE_NAMES) scans = scans.addColumn(name, scoreType);
+  for (const name of SCORE_COLUMNS_001) scans = scans.addColumn(name, scoreType);
   await scans.execute();
   await db.schema
     .createIndex("scans_university_completed")
@@ -64,7 +126,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("scan_id", "integer", (c) => c.notNull())
     .addColumn("completed_at", "text", (c) => c.notNull())
     .addColumn("country", "text", (c) => c.notNull());
-  for (const name of RANKED_SCORES) latest = latest.addColumn(name, scoreType);
+  for (const name of RANKED_COLUMNS_001) latest = latest.addColumn(name, scoreType);
   await latest.execute();
   await db.schema
     .createIndex("latest_scans_completed")
@@ -82,7 +144,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 /** `(score desc, university_id)` and `(country, score desc, university_id)` per ranked score (dropped by 005). */
 export async function createScoreIndexes(db: Kysely<unknown>): Promise<void> {
-  for (const name of RANKED_SCORES) {
+  for (const name of RANKED_COLUMNS_001) {
     await db.schema
       .createIndex(`latest_${name}`)
       .on("latest_scans")

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import { RANKED_SCORES } from "../../scores/catalogue.ts";
 import { dialectKind } from "../dialect-kind.ts";
+import { RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
 
 /**
  * The previous completed scan on `latest_scans`: its id, `completed_at` and every ranked score as

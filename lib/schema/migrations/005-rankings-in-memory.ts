@@ -1,6 +1,5 @@
 import type { Kysely } from "kysely";
-import { RANKED_SCORES } from "../../scores/catalogue.ts";
-import { createScoreIndexes } from "./001-core.ts";
+import { createScoreIndexes, RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
 
 /**
  * Rankings are read from an in-memory index built once per data generation (queries/rank.ts), so the 26 score
