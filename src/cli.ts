@@ -4,6 +4,7 @@ import { registerAudit } from "./cli/audit.ts";
 import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
+import { registerRegistry } from "./cli/registry.ts";
 import { registerSeed } from "./cli/seed.ts";
 import { registerServe } from "./cli/serve.ts";
 import { registerWebhooks } from "./cli/webhooks.ts";
@@ -23,6 +24,7 @@ export function buildCli(): Command {
   registerAudit(program);
   registerImport(program);
   registerWebhooks(program);
+  registerRegistry(program);
   return program;
 }
 
