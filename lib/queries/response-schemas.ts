@@ -136,6 +136,23 @@ export const HealthSchema = Type.Object(
         disk: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         logs: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         cache: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        scanner: Type.Optional(
+          Type.Object(
+            {
+              status: Type.String(),
+              running: Type.Integer({ description: "Scans in progress in this server" }),
+              backlog: Type.Integer({ description: "Universities due and not yet claimed" }),
+              last_error: Type.Union([
+                Type.Object(
+                  { at: Type.String(), domain: Type.Optional(Type.String()), reason: Type.String() },
+                  { additionalProperties: false },
+                ),
+                Type.Null(),
+              ]),
+            },
+            { additionalProperties: true, description: "Present while `serve` scans (--scan-every)" },
+          ),
+        ),
       },
       { additionalProperties: true },
     ),
