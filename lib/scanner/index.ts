@@ -1,5 +1,6 @@
 export * from "./check.ts";
 export * from "./email.ts";
+export * from "./evidence.ts";
 export * from "./hsts.ts";
 export * from "./http2.ts";
 export * from "./languages.ts";
