@@ -4,6 +4,7 @@ import { registerAudit } from "./cli/audit.ts";
 import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
+import { registerScan } from "./cli/scan.ts";
 import { registerSeed } from "./cli/seed.ts";
 import { registerServe } from "./cli/serve.ts";
 import { registerWebhooks } from "./cli/webhooks.ts";
@@ -17,6 +18,7 @@ export function buildCli(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
   registerServe(program);
+  registerScan(program);
   registerSeed(program);
   registerMigrate(program);
   registerKeys(program);

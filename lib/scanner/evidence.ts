@@ -17,6 +17,7 @@ export const ScanEvidenceSchema = Type.Object(
     observations: Type.Union([ObservationsSchema, Type.Null()]),
     checks: Type.Array(CheckPointsSchema),
     unmeasured: Type.Record(Type.String(), Type.String(), { description: "Sub-score → why it is null" }),
+    failure_reason: Type.Optional(Type.String({ description: "Why a failed scan failed" })),
   },
   { description: "Observations and per-check points behind a scan's scores (scans made by `unirank scan`)" },
 );

@@ -8,6 +8,7 @@ export * from "./links.ts";
 export * from "./observations.ts";
 export * from "./page-weight.ts";
 export * from "./points.ts";
+export * from "./scan-targets.ts";
 export * from "./score-observations.ts";
 export * from "./security-headers.ts";
 export * from "./seo.ts";

@@ -4,6 +4,7 @@ import type { Availability, Observations } from "../../lib/scanner/observations.
 import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import type { ScoreName } from "../../lib/scores/catalogue.ts";
 import { fillDerivedScores } from "../../lib/scores/derive.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
 import { SCANNER_DEFAULTS, type ScanContext, type ScannerSettings, scanContext } from "./scan-context.ts";
@@ -37,7 +38,7 @@ export interface ScanOptions extends ScannerSettings {
 
 export interface ScanOutcome {
   status: "completed" | "failed";
-  /** ISO 8601. */
+  /** ISO 8601, `+00:00`, seconds. */
   started_at: string;
   completed_at: string;
   failure_reason?: string;
@@ -65,11 +66,11 @@ export async function scanUniversity(
   const domain = target.domain.trim().toLowerCase();
   const failed = (reason: string): ScanOutcome => ({
     status: "failed",
-    started_at: started.toISOString(),
-    completed_at: now().toISOString(),
+    started_at: isoTimestamp(started),
+    completed_at: isoTimestamp(now()),
     failure_reason: reason,
     scores: {},
-    evidence: { observations: null, checks: [], unmeasured: {} },
+    evidence: { observations: null, checks: [], unmeasured: {}, failure_reason: reason },
   });
   let observations: Observations;
   try {
@@ -102,8 +103,8 @@ export async function scanUniversity(
   const scores = fillDerivedScores({ ...all.scores }) as ScanOutcome["scores"];
   return {
     status: "completed",
-    started_at: started.toISOString(),
-    completed_at: now().toISOString(),
+    started_at: isoTimestamp(started),
+    completed_at: isoTimestamp(now()),
     scores,
     evidence: { observations, checks: [...all.checks, ...partErrors], unmeasured: all.unmeasured },
   };
