@@ -4,8 +4,8 @@ import { check, scoredFrom, tiered } from "./points.ts";
 
 const S = "tech_ssl_score" as const;
 const DAY = 86_400_000;
-/** Errors that are about dates only: the chain itself is sound. */
-const DATE_ERRORS = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID"]);
+/** Errors about dates or the name only: the chain itself is sound (those are scored by their own checks). */
+const NOT_CHAIN_ERRORS = new Set(["CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERR_TLS_CERT_ALTNAME_INVALID"]);
 
 /** Days from `observed_at` to the certificate's end of validity (negative once expired), or null. */
 export function daysToExpiry(o: Pick<Observations, "tls" | "observed_at">): number | null {
@@ -23,7 +23,7 @@ export function scoreTlsCertificate(o: Observations): ScoredPart {
     t.valid_to !== null &&
     Date.parse(t.valid_from) <= now &&
     now <= Date.parse(t.valid_to);
-  const chainOk = t.connected && (t.authorized || DATE_ERRORS.has(t.authorization_error ?? ""));
+  const chainOk = t.connected && (t.authorized || NOT_CHAIN_ERRORS.has(t.authorization_error ?? ""));
   const strong =
     t.connected &&
     t.key_bits !== null &&

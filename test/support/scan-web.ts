@@ -57,6 +57,16 @@ export function page(res: Res, body: string, headers: Record<string, string> = {
   res.end(body);
 }
 
+/** A handler answering by path (the query string ignored), 404 for any other path. */
+export function routes(table: Record<string, Handler>): Handler {
+  return (req, res, site) => {
+    const path = String(req.url ?? "/").split("?")[0] as string;
+    const handler = table[path];
+    if (handler) handler(req, res, site);
+    else page(res, "<html><body>not found</body></html>", {}, 404);
+  };
+}
+
 export function redirect(res: Res, location: string, status = 301): void {
   res.writeHead(status, { location });
   res.end();
