@@ -21,7 +21,7 @@ beforeAll(async () => {
   const results = await Promise.all(
     FIXTURE_UNIVERSITIES.map((s) => scanUniversity({ domain: s.domain }, options)),
   );
-  FIXTURE_UNIVERSITIES.forEach((s, i) => outcomes.set(s.domain, results[i] as ScanOutcome));
+  for (const [i, s] of FIXTURE_UNIVERSITIES.entries()) outcomes.set(s.domain, results[i] as ScanOutcome);
 });
 afterAll(() => web.close());
 
