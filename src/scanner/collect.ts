@@ -57,9 +57,10 @@ export function mtaStsMode(text: string): string | null {
 async function tryFetch(
   url: string,
   ctx: ScanContext,
+  known?: (url: string) => boolean,
 ): Promise<{ chain: string[]; response: FetchedResponse } | FetchError> {
   try {
-    return await fetchFollow(url, ctx);
+    return await fetchFollow(url, ctx, known);
   } catch (e) {
     if (e instanceof FetchError) return e;
     throw e;
@@ -151,7 +152,9 @@ export async function collectObservations(
   });
 
   const secure = await tryFetch(`https://${domain}/`, ctx);
-  const plain = await tryFetch(`http://${domain}/`, ctx);
+  // Plain HTTP: its redirect chain is what counts; a URL the HTTPS fetch already read is not read again.
+  const fetched = new Set(secure instanceof FetchError ? [] : secure.chain);
+  const plain = await tryFetch(`http://${domain}/`, ctx, (url) => fetched.has(url));
   const http_redirect: HttpRedirect =
     plain instanceof FetchError
       ? { reachable: false, chain: [`http://${domain}/`], final_url: null, error: plain.message }
@@ -166,7 +169,7 @@ export async function collectObservations(
 
   const tls = await probeCertificate(domain, ctx);
   const tls_versions = tls.connected
-    ? await probeVersions(domain, ctx)
+    ? await probeVersions(domain, ctx, tls.protocol === "TLSv1.3")
     : { tls13: false, tls12: false, tls11: false, tls10: false };
   const origin = new URL(finalUrl).origin;
   const { robots, sitemap, allowed } = await robotsAndSitemap(origin, ctx);

@@ -34,6 +34,8 @@ export async function fetchOnce(url: string, ctx: ScanContext): Promise<FetchedR
 export async function fetchFollow(
   url: string,
   ctx: ScanContext,
+  /** Stop before fetching a URL already known (its response is then the redirect's). */
+  known?: (url: string) => boolean,
 ): Promise<{ chain: string[]; response: FetchedResponse }> {
   const chain = [url];
   let current = url;
@@ -49,6 +51,7 @@ export async function fetchFollow(
       throw new FetchError(`redirect to an invalid URL: ${location}`);
     }
     chain.push(current);
+    if (known?.(current)) return { chain, response };
   }
 }
 

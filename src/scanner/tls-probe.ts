@@ -117,10 +117,11 @@ const VERSIONS: [keyof TlsVersions, SecureVersion][] = [
   ["tls10", "TLSv1"],
 ];
 
-/** Which TLS versions `host` accepts: one handshake pinned to each version. */
-export async function probeVersions(host: string, ctx: ScanContext): Promise<TlsVersions> {
-  const out: TlsVersions = { tls13: false, tls12: false, tls11: false, tls10: false };
+/** Which TLS versions `host` accepts: one handshake pinned to each version (1.3 skipped when already seen). */
+export async function probeVersions(host: string, ctx: ScanContext, tls13Seen = false): Promise<TlsVersions> {
+  const out: TlsVersions = { tls13: tls13Seen, tls12: false, tls11: false, tls10: false };
   for (const [key, version] of VERSIONS) {
+    if (key === "tls13" && tls13Seen) continue;
     out[key] = await handshake(host, ctx, { minVersion: version, maxVersion: version }, () => true).catch(
       () => false,
     );

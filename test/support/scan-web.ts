@@ -30,6 +30,8 @@ export interface FixtureSite {
   cert?: CertKind;
   /** Highest TLS version the HTTPS server accepts (default TLS 1.3). */
   maxTls?: "TLSv1.2" | "TLSv1.3";
+  /** Also answer for every `*.<domain>` name (DNS and certificate): many universities on one server pair. */
+  wildcard?: boolean;
   /** Accept TCP and never answer, on both ports. */
   tarpit?: boolean;
   https?: Handler;
@@ -87,8 +89,11 @@ async function makeCa() {
   });
 }
 
-async function makeCert(domain: string, kind: CertKind, ca: { private: string; cert: string }) {
-  const names = kind === "wrong-name" ? ["elsewhere.test"] : [domain, `mta-sts.${domain}`, `www.${domain}`];
+async function makeCert(domain: string, kind: CertKind, ca: { private: string; cert: string }, wildcard = false) {
+  const names =
+    kind === "wrong-name"
+      ? ["elsewhere.test"]
+      : [domain, `mta-sts.${domain}`, `www.${domain}`, ...(wildcard ? [`*.${domain}`] : [])];
   const expired = kind === "expired";
   return generate([{ name: "commonName", value: names[0] as string }], {
     keyType: "ec",
@@ -118,7 +123,7 @@ const hostOf = (req: Req) => String(req.headers.host ?? req.headers[":authority"
 export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
   const ca = await makeCa();
   const certs = new Map<string, { private: string; cert: string }>();
-  for (const s of sites) if (!s.tarpit) certs.set(s.domain, await makeCert(s.domain, s.cert ?? "good", ca));
+  for (const s of sites) if (!s.tarpit) certs.set(s.domain, await makeCert(s.domain, s.cert ?? "good", ca, s.wildcard));
   const addresses = new Map(sites.map((s, i) => [s.domain, `127.0.0.${i + 2}`]));
   const requests: string[] = [];
   const held = new Set<Socket>();
@@ -171,6 +176,7 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
   }
 
   const bySite = new Map(sites.map((s) => [s.domain, s]));
+  const wildcards = sites.filter((s) => s.wildcard);
   const { Packet } = dns2;
   const dnsServer = dns2.createServer({
     udp: true,
@@ -180,7 +186,7 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
       if (!q) return send(response);
       const name = q.name.toLowerCase();
       const base = name.replace(/^(_dmarc|_mta-sts|mta-sts|www)\./, "");
-      const site = bySite.get(base);
+      const site = bySite.get(base) ?? wildcards.find((w) => base.endsWith(`.${w.domain}`));
       if (!site) {
         response.header.rcode = 3; // NXDOMAIN
         return send(response);
@@ -189,7 +195,7 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
       const add = (type: number, data: Record<string, unknown>) =>
         response.answers.push({ name: q.name, type, class: Packet.CLASS.IN, ttl: 60, ...data } as never);
       if (q.type === Packet.TYPE.A && (name === base || name === `mta-sts.${base}` || name === `www.${base}`))
-        add(Packet.TYPE.A, { address: addresses.get(base) });
+        add(Packet.TYPE.A, { address: addresses.get(site.domain) });
       if (q.type === Packet.TYPE.TXT) {
         const txt =
           name === base
