@@ -89,7 +89,12 @@ async function makeCa() {
   });
 }
 
-async function makeCert(domain: string, kind: CertKind, ca: { private: string; cert: string }, wildcard = false) {
+async function makeCert(
+  domain: string,
+  kind: CertKind,
+  ca: { private: string; cert: string },
+  wildcard = false,
+) {
   const names =
     kind === "wrong-name"
       ? ["elsewhere.test"]
@@ -123,7 +128,8 @@ const hostOf = (req: Req) => String(req.headers.host ?? req.headers[":authority"
 export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
   const ca = await makeCa();
   const certs = new Map<string, { private: string; cert: string }>();
-  for (const s of sites) if (!s.tarpit) certs.set(s.domain, await makeCert(s.domain, s.cert ?? "good", ca, s.wildcard));
+  for (const s of sites)
+    if (!s.tarpit) certs.set(s.domain, await makeCert(s.domain, s.cert ?? "good", ca, s.wildcard));
   const addresses = new Map(sites.map((s, i) => [s.domain, `127.0.0.${i + 2}`]));
   const requests: string[] = [];
   const held = new Set<Socket>();
