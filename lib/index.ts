@@ -35,6 +35,7 @@ export * from "./queries/stats.ts";
 export * from "./queries/university-scores.ts";
 export * from "./registry/import-registry.ts";
 export * from "./registry/registry-entries.ts";
+export * from "./scanner/index.ts";
 export * from "./scheduler/claims.ts";
 export * from "./scheduler/probes.ts";
 export * from "./scheduler/scan-status.ts";

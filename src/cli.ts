@@ -5,6 +5,7 @@ import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
 import { registerRegistry } from "./cli/registry.ts";
+import { registerScan } from "./cli/scan.ts";
 import { registerSeed } from "./cli/seed.ts";
 import { registerServe } from "./cli/serve.ts";
 import { registerWebhooks } from "./cli/webhooks.ts";
@@ -18,6 +19,7 @@ export function buildCli(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
   registerServe(program);
+  registerScan(program);
   registerSeed(program);
   registerMigrate(program);
   registerKeys(program);
