@@ -6,6 +6,7 @@ import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
 import { registerRegistry } from "./cli/registry.ts";
 import { registerScan } from "./cli/scan.ts";
+import { registerScanStatus } from "./cli/scan-status.ts";
 import { registerSeed } from "./cli/seed.ts";
 import { registerServe } from "./cli/serve.ts";
 import { registerWebhooks } from "./cli/webhooks.ts";
@@ -20,6 +21,7 @@ export function buildCli(): Command {
     .configureOutput({ outputError: (text, write) => write(text) });
   registerServe(program);
   registerScan(program);
+  registerScanStatus(program);
   registerSeed(program);
   registerMigrate(program);
   registerKeys(program);

@@ -31,6 +31,8 @@ export interface Config {
   scanConcurrency: number;
   /** Availability probe interval per university in ms while scanning (default 1 h); 0 = no probes. */
   probeEveryMs: number;
+  /** How long a claim holds without renewal before another server may take it over (default 10 min). */
+  scanLeaseMs: number;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -61,6 +63,7 @@ export interface ConfigInput {
   scanEvery?: string;
   scanConcurrency?: string | number;
   probeEvery?: string;
+  scanLease?: string;
 }
 
 function integer(
@@ -130,7 +133,9 @@ function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
   );
   if (scanConcurrency < 1) throw new Error("scan concurrency must be an integer from 1 to 64");
   const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? env.UNIRANK_PROBE_EVERY ?? "1h");
-  return { scanEveryMs, scanConcurrency, probeEveryMs };
+  const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? env.UNIRANK_SCAN_LEASE ?? "10m");
+  if (scanLeaseMs < 3000) throw new Error("scan lease must be at least 3s");
+  return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs };
 }
 
 /** `--allow-private-webhooks` / `UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1`; `--webhook-timeout` / `UNIRANK_WEBHOOK_TIMEOUT` (s). */

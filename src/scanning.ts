@@ -75,7 +75,7 @@ export interface ScanService {
 /** Starts the scheduler inside `serve`: a tick a second (never two at once), stopped with `stop`. */
 export function startScanning(
   db: DB,
-  config: Pick<Config, "scanEveryMs" | "scanConcurrency" | "probeEveryMs">,
+  config: Pick<Config, "scanEveryMs" | "scanConcurrency" | "probeEveryMs" | "scanLeaseMs">,
   options: { log: Logger; settings?: ServeScanSettings; tickMs?: number },
 ): ScanService {
   const scheduler = new ScanScheduler(db, {
@@ -83,6 +83,7 @@ export function startScanning(
     everyMs: config.scanEveryMs,
     concurrency: config.scanConcurrency,
     probeEveryMs: config.probeEveryMs,
+    leaseMs: config.scanLeaseMs,
     scan: realScan(options.settings ?? {}),
     probe: httpProbe({ timeoutMs: options.settings?.requestTimeoutMs }),
     log: options.log,

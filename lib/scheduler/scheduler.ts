@@ -115,6 +115,7 @@ export class ScanScheduler {
   private probeBudget = 1;
   private lastTick: number | null = null;
   private lastRefresh = Number.NEGATIVE_INFINITY;
+  private lastRenew = Number.NEGATIVE_INFINITY;
   private universities = 0;
   private stopping: string | null = null;
   private current: SchedulerState = {
@@ -170,7 +171,11 @@ export class ScanScheduler {
     }
     const { concurrency, everyMs } = this.options;
     this.budget = Math.min(Math.max(concurrency, 1), this.budget + (elapsed * this.universities) / everyMs);
-    await renewLeases(this.db, this.options.owner, [...this.attempts.keys()], now, this.leaseMs);
+    // Leases are renewed a third of the way through, so a live server never lets one lapse.
+    if (this.attempts.size > 0 && now.getTime() - this.lastRenew >= this.leaseMs / 3) {
+      await renewLeases(this.db, this.options.owner, [...this.attempts.keys()], now, this.leaseMs);
+      this.lastRenew = now.getTime();
+    }
     const rule = { now, everyMs, retryMs: this.retryMs };
     const room = Math.min(concurrency - this.attempts.size, Math.floor(this.budget));
     const claims = await claimDueScans(this.db, {

@@ -80,6 +80,10 @@ export function registerServe(program: Command): void {
       "availability probe of each home page this often while scanning, 0 = off (env UNIRANK_PROBE_EVERY; default 1h)",
     )
     .option(
+      "--scan-lease <duration>",
+      "a claim not renewed for this long is taken over by another server (env UNIRANK_SCAN_LEASE; default 10m)",
+    )
+    .option(
       "--scan-resolver <host:port>",
       "DNS resolver of the scans (default: the system's first)",
       resolverOption,
