@@ -124,7 +124,7 @@ export function parseDuration(name: string, text: string): number {
 
 /** `--scan-every` / `UNIRANK_SCAN_EVERY`, `--scan-concurrency` / `UNIRANK_SCAN_CONCURRENCY`, `--probe-every` / `UNIRANK_PROBE_EVERY`. */
 function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
-  const scanEveryMs = parseDuration("scan interval", cli.scanEvery ?? env.UNIRANK_SCAN_EVERY ?? "0");
+  const scanEveryMs = parseDuration("scan interval", cli.scanEvery ?? (env.UNIRANK_SCAN_EVERY || "0"));
   const scanConcurrency = integer(
     "scan concurrency",
     cli.scanConcurrency ?? env.UNIRANK_SCAN_CONCURRENCY,
@@ -132,8 +132,8 @@ function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
     64,
   );
   if (scanConcurrency < 1) throw new Error("scan concurrency must be an integer from 1 to 64");
-  const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? env.UNIRANK_PROBE_EVERY ?? "1h");
-  const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? env.UNIRANK_SCAN_LEASE ?? "10m");
+  const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? (env.UNIRANK_PROBE_EVERY || "1h"));
+  const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? (env.UNIRANK_SCAN_LEASE || "10m"));
   if (scanLeaseMs < 3000) throw new Error("scan lease must be at least 3s");
   return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs };
 }

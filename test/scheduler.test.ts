@@ -98,7 +98,7 @@ describeEachDatabase("scan scheduler", (get) => {
   });
 
   test("due order: never scanned first, then the oldest latest scan; recent ones are not due", async () => {
-    await universities(get().db, ["d.test", "c.test", "b.test", "a.test"], {
+    await universities(get().db, ["d.test", "c.test", "b.test", "a.test", "fictional.example"], {
       "b.test": 40 * DAY,
       "c.test": 35 * DAY,
       "d.test": 1 * DAY,
@@ -113,6 +113,7 @@ describeEachDatabase("scan scheduler", (get) => {
       leaseMs: HOUR,
       newAttemptId: () => crypto.randomUUID(),
     });
+    // The demo's reserved `.example` names are never scanned.
     expect(claims.map((c) => c.domain)).toEqual(["a.test", "b.test", "c.test"]);
     const again = await claimDueScans(get().db, {
       now: T0,

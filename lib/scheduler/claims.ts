@@ -24,11 +24,17 @@ export interface DueRule {
   retryMs: number;
 }
 
-/** Gives every university its claims row (new universities since the last call). */
+/**
+ * Gives every university its claims row (new universities since the last call), but those under the reserved
+ * names `.example`, `.invalid` and `.localhost` (RFC 2606, the synthetic demo's universities): never scanned.
+ */
 export async function ensureClaimRows(db: DB): Promise<void> {
   await sql`insert into scan_claims (university_id)
     select u.id from universities u
-    where not exists (select 1 from scan_claims c where c.university_id = u.id)`.execute(db);
+    where not exists (select 1 from scan_claims c where c.university_id = u.id)
+      and u.domain not like '%.example' and u.domain not like '%.invalid' and u.domain not like '%.localhost'`.execute(
+    db,
+  );
 }
 
 /**
