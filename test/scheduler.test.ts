@@ -267,7 +267,7 @@ describeEachDatabase("scan scheduler", (get) => {
       { answered: 8, total: 12 },
     ]);
     const scans = await scansOf(get().db);
-    expect(scans.map((r) => r.tech_uptime_score)).toEqual([null, 66.7]);
+    expect(scans.map((r) => r.tech_uptime_score)).toEqual([null, 67]);
     const probes = await get()
       .db.selectFrom("availability_probes")
       .select(["answered", "status_code"])

@@ -1,6 +1,6 @@
 import type { DB } from "../schema/database.ts";
 import type { ScoreName } from "../scores/catalogue.ts";
-import { fillDerivedScores, round1 } from "../scores/derive.ts";
+import { fillDerivedScores } from "../scores/derive.ts";
 import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
 import type { ScanRecord } from "../write/records.ts";
 import { writeRecords } from "../write/write-records.ts";
@@ -158,7 +158,8 @@ export class ScanScheduler {
     const now = this.clock();
     const elapsed = this.lastTick === null ? 0 : Math.max(0, now.getTime() - this.lastTick);
     this.lastTick = now.getTime();
-    if (now.getTime() - this.lastRefresh >= REFRESH_MS) {
+    const refreshed = now.getTime() - this.lastRefresh >= REFRESH_MS;
+    if (refreshed) {
       await ensureClaimRows(this.db);
       const row = await this.db
         .selectFrom("scan_claims")
@@ -187,7 +188,8 @@ export class ScanScheduler {
     });
     this.budget -= claims.length;
     for (const claim of claims) this.start(claim);
-    this.current.backlog = await countDue(this.db, rule);
+    // Counted after a claim and once a minute: a count over every university is not for every tick.
+    if (claims.length > 0 || refreshed) this.current.backlog = await countDue(this.db, rule);
     if (this.probeEveryMs > 0) await this.probeStep(now, elapsed);
   }
 
@@ -256,7 +258,7 @@ export class ScanScheduler {
       if (attempt.abandoned) return;
       if (outcome.status === "completed") {
         outcome.scores.tech_uptime_score ??=
-          uptime.total > 0 ? round1((100 * uptime.answered) / uptime.total) : null;
+          uptime.total > 0 ? Math.round((100 * uptime.answered) / uptime.total) : null;
       }
       await this.store(claim, claim.attempt_id, outcome);
       await finishClaim(this.db, claim.attempt_id, {
@@ -288,6 +290,8 @@ export class ScanScheduler {
       status: outcome.status,
       started_at: outcome.started_at,
       completed_at: outcome.completed_at,
+      // Kept by a writer that stores evidence; the reason of a failure is also on the claim.
+      ...(outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
       ...(outcome.status === "completed" ? fillDerivedScores({ ...outcome.scores }) : {}),
     } as ScanRecord;
     await writeRecords(this.db, [record], { clock: this.clock, now: this.clock() });
