@@ -11,7 +11,7 @@ import type { AppContext } from "./http/context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import { hostProbes } from "./probes.ts";
-import { type ScanService, type ServeScanSettings, startScanning } from "./scanning.ts";
+import type { ScanService, ServeScanSettings } from "./scanning.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -65,8 +65,14 @@ export async function startServer(
   const log = createLogger(config.logDir, options);
   const opened = await prepareDatabase(config, log);
   // Continuous scanning when --scan-every is set (off by default).
+  // Loaded only then: the scanner's modules are not part of every start.
   const scanning: ScanService | null =
-    config.scanEveryMs > 0 ? startScanning(opened.db, config, { log, settings: options.scanSettings }) : null;
+    config.scanEveryMs > 0
+      ? (await import("./scanning.ts")).startScanning(opened.db, config, {
+          log,
+          settings: options.scanSettings,
+        })
+      : null;
   const ctx = { ...appContext(config, opened, log), ...(scanning ? { scanner: scanning.state } : {}) };
   let server: Bun.Server<undefined> | undefined;
   const access = createAccessGuard({
