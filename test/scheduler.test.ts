@@ -6,6 +6,7 @@ import {
   isoTimestamp,
   ScanScheduler,
   type SchedulerOptions,
+  scanStatus,
   writeRecords,
 } from "../lib/index.ts";
 import { httpProbe } from "../src/scanning.ts";
@@ -243,6 +244,49 @@ describeEachDatabase("scan scheduler", (get) => {
     expect(s.state().last_error?.reason).toBe("server stopped (SIGTERM)");
     await s.tick();
     expect(s.state().running).toBe(0);
+  });
+
+  test("scan status: due, running, completed and failed in the period, next due, last failures", async () => {
+    await universities(get().db, ["fresh.test", "never.test", "broken.test"], { "fresh.test": 10 * DAY });
+    const rule = { everyMs: 30 * DAY, retryMs: DAY };
+    const before = await scanStatus(get().db, { ...rule, now: T0 });
+    expect([before.due, before.running, before.completed, before.failed]).toEqual([2, [], 1, 0]);
+    expect(before.next_due).toBe(isoTimestamp(T0));
+    sites.hold("never.test");
+    const s = scheduler({
+      ...rule,
+      concurrency: 2,
+      scan: async (target, options, signal) =>
+        target.domain === "broken.test"
+          ? {
+              status: "failed",
+              started_at: isoTimestamp(clock()),
+              completed_at: isoTimestamp(clock()),
+              failure_reason: "no answer",
+              scores: {},
+            }
+          : fixtureScan(sites, clock)(target, options, signal),
+    });
+    await s.tick();
+    clock.set(at(10 * DAY));
+    await s.tick();
+    await sites.arrived("never.test");
+    await new Promise<void>((resolve) => {
+      const check = async () => ((await s.state()).failed > 0 ? resolve() : setTimeout(check, 5));
+      check();
+    });
+    const during = await scanStatus(get().db, { ...rule, now: clock() });
+    expect(during.running.map((r) => [r.domain, r.owner])).toEqual([["never.test", "server-1"]]);
+    expect([during.due, during.completed, during.failed]).toEqual([0, 1, 1]);
+    expect(during.last_failures).toEqual([
+      { domain: "broken.test", at: isoTimestamp(at(10 * DAY)), reason: "no answer" },
+    ]);
+    // Nothing due: the next is the failed one's retry, a day after its attempt.
+    expect(during.next_due).toBe(isoTimestamp(at(11 * DAY)));
+    sites.release("never.test");
+    await s.settle();
+    const after = await scanStatus(get().db, { ...rule, now: clock() });
+    expect([after.running.length, after.completed, after.failed]).toEqual([0, 2, 1]);
   });
 
   test("uptime: probes that fail and succeed in a known pattern feed the next scan", async () => {

@@ -32,9 +32,8 @@ export async function ensureClaimRows(db: DB): Promise<void> {
   await sql`insert into scan_claims (university_id)
     select u.id from universities u
     where not exists (select 1 from scan_claims c where c.university_id = u.id)
-      and u.domain not like '%.example' and u.domain not like '%.invalid' and u.domain not like '%.localhost'`.execute(
-    db,
-  );
+      and u.domain not like '%.example' and u.domain not like '%.invalid' and u.domain not like '%.localhost'
+    on conflict (university_id) do nothing`.execute(db);
 }
 
 /**
