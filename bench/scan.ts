@@ -1,5 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate } from "../lib/schema/migrations.ts";
 import { writeRecords } from "../lib/write/write-records.ts";
@@ -54,6 +54,13 @@ const sampler = setInterval(() => {
   samples.push(rss);
 }, 100);
 
+const cpu0 = process.cpuUsage();
+const serverCpu = () => {
+  // utime + stime of the fixture web, in clock ticks (100 a second on Linux).
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const serverCpu0 = serverCpu();
 let completed = 0;
 let failed = 0;
 const reasons = new Map<string, number>();
@@ -97,6 +104,9 @@ if (withDb) {
   );
 }
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const scannerCpu = (cpu.user + cpu.system) / 1e6;
+const webCpu = serverCpu() - serverCpu0;
 clearInterval(sampler);
 server.kill("SIGTERM");
 await server.exited;
@@ -111,5 +121,10 @@ console.log(
 );
 console.log(
   `scanner RSS: peak ${mb(peak)}, highest sample in the first quarter ${mb(firstQuarter)}, in the last quarter ${mb(lastQuarter)}`,
+);
+console.log(
+  `CPU: scanner ${scannerCpu.toFixed(1)} s (${((1000 * scannerCpu) / count).toFixed(1)} ms a scan, ${(count / scannerCpu).toFixed(0)} scans per CPU-second), fixture web ${webCpu.toFixed(1)} s; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
 );
 for (const [reason, n] of reasons) console.log(`  ${n} × ${reason}`);

@@ -1,4 +1,5 @@
 import { notFound } from "../errors.ts";
+import type { CheckPoints } from "../scanner/check.ts";
 import type { DB } from "../schema/database.ts";
 import { ADVICE } from "../scores/advice.ts";
 import { SCORE_BY_NAME, SUB_SCORE_NAMES, type SubScoreName } from "../scores/catalogue.ts";
@@ -28,10 +29,28 @@ const PRIORITY_ORDER: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
 const priorityOf = (score: number): Priority => (score < 50 ? "high" : score < 70 ? "medium" : "low");
 
 /**
- * Recommendations for the weakest measured sub-scores: every one below 70, or the three lowest when none is;
+ * Recommendations: first the failing checks of the scan's evidence (most points lost first, each with its
+ * remediation), then the weakest measured sub-scores: every one below 70, or the three lowest when none is;
  * ordered by priority, then score ascending, then name. At most ten.
  */
-export function recommend(scores: Scores): Recommendation[] {
+export function recommend(scores: Scores, checks: readonly CheckPoints[] = []): Recommendation[] {
+  const fromChecks = checks
+    .filter((c) => c.points < c.max && c.remediation && typeof scores[c.score] === "number")
+    .sort((a, b) => b.max - b.points - (a.max - a.points) || a.id.localeCompare(b.id))
+    .slice(0, 10)
+    .map((c) => {
+      const score = scores[c.score] as number;
+      return {
+        category: c.score as SubScoreName,
+        score,
+        priority: priorityOf(score),
+        message: `${c.label}: ${c.detail}. ${c.remediation}`,
+      };
+    });
+  return [...fromChecks, ...recommendByScore(scores)].slice(0, 10);
+}
+
+function recommendByScore(scores: Scores): Recommendation[] {
   const measured = SUB_SCORE_NAMES.flatMap((name) => {
     const score = scores[name];
     return score == null ? [] : [{ name, score }];
