@@ -1,5 +1,5 @@
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { createSecureContext, type SecureContext, connect as tlsConnect } from "node:tls";
 import type { ScanContext } from "./scan-context.ts";
 
 /** One HTTP response as the scanner keeps it. */
@@ -110,6 +110,9 @@ export class ConnectionPool {
 
 const idleError = () => {};
 
+/** One secure context for every page fetch (certificates are not verified here), made on first use. */
+let pageContext: SecureContext | undefined;
+
 function request(
   u: URL,
   host: string,
@@ -138,6 +141,7 @@ function request(
             port,
             servername: isIP(host) ? undefined : host,
             rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
+            secureContext: (pageContext ??= createSecureContext({})),
             ALPNProtocols: ["http/1.1"],
           })
         : netConnect({ host: address, port }));
