@@ -112,6 +112,10 @@ const idleError = () => {};
 
 /** One secure context for every page fetch (certificates are not verified here), made on first use. */
 let pageContext: SecureContext | undefined;
+const pageSecureContext = (): SecureContext => {
+  pageContext ??= createSecureContext({});
+  return pageContext;
+};
 
 function request(
   u: URL,
@@ -141,7 +145,7 @@ function request(
             port,
             servername: isIP(host) ? undefined : host,
             rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
-            secureContext: (pageContext ??= createSecureContext({})),
+            secureContext: pageSecureContext(),
             ALPNProtocols: ["http/1.1"],
           })
         : netConnect({ host: address, port }));
