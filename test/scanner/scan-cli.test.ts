@@ -48,7 +48,7 @@ beforeAll(async () => {
   );
   await addReceiver(opened.db, { url: `http://127.0.0.1:${receiver.port}/hook`, secret: "s3cret" });
   await opened.close();
-});
+}, 60_000);
 
 afterAll(async () => {
   await serve?.stop();
@@ -94,7 +94,7 @@ describe("unirank scan", () => {
     expect(r.out).toContain(
       "  loop.test: home page: more than 5 redirects from https://loop.test/ (last to /b)",
     );
-    expect(r.out).toContain("  tarpit.test: home page: https://tarpit.test/ did not answer within 1 s");
+    expect(r.out).toContain("  tarpit.test: home page: https://tarpit.test/ did not answer within 3 s");
 
     const opened = await openDatabase(db);
     const rows = await opened.db
