@@ -5,6 +5,7 @@ import { ADVICE } from "../scores/advice.ts";
 import { SCORE_BY_NAME, SUB_SCORE_NAMES, type SubScoreName } from "../scores/catalogue.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import { findUniversity } from "./get-university.ts";
+import { scanEvidence } from "./scan-evidence.ts";
 import { type Scores, scoresOfScans, type University } from "./shapes.ts";
 import { latestScanOf } from "./university-scores.ts";
 
@@ -47,7 +48,8 @@ export function recommend(scores: Scores, checks: readonly CheckPoints[] = []): 
         message: `${c.label}: ${c.detail}. ${c.remediation}`,
       };
     });
-  return [...fromChecks, ...recommendByScore(scores)].slice(0, 10);
+  const covered = new Set(fromChecks.map((r) => r.category));
+  return [...fromChecks, ...recommendByScore(scores).filter((r) => !covered.has(r.category))].slice(0, 10);
 }
 
 function recommendByScore(scores: Scores): Recommendation[] {
@@ -67,6 +69,24 @@ function recommendByScore(scores: Scores): Recommendation[] {
     .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.score - b.score);
 }
 
+/** The well-formed checks of a scan's evidence (an imported scan's evidence may hold anything). */
+function evidenceChecks(evidence: Record<string, unknown> | null): CheckPoints[] {
+  const checks = evidence?.checks;
+  if (!Array.isArray(checks)) return [];
+  return checks.filter(
+    (c): c is CheckPoints =>
+      typeof c === "object" &&
+      c !== null &&
+      typeof c.id === "string" &&
+      typeof c.score === "string" &&
+      typeof c.label === "string" &&
+      typeof c.detail === "string" &&
+      typeof c.points === "number" &&
+      typeof c.max === "number" &&
+      (typeof c.remediation === "string" || c.remediation === null),
+  );
+}
+
 /** Everything unirank knows about one university; 404 for unknown or never-scanned universities. */
 export async function exportUniversity(
   db: DB,
@@ -77,7 +97,7 @@ export async function exportUniversity(
   const latest = await latestScanOf(db, id);
   if (!latest) throw notFound(`University ${id} has no completed scan`);
   const scanId = Number(latest.scan_id);
-  const [scores, history] = await Promise.all([
+  const [scores, history, evidence] = await Promise.all([
     scoresOfScans(db, [scanId]),
     db
       .selectFrom("scans")
@@ -87,13 +107,14 @@ export async function exportUniversity(
       .orderBy("completed_at", "desc")
       .orderBy("id", "desc")
       .execute(),
+    scanEvidence(db, scanId),
   ]);
   const latestScores = scores.get(scanId)!;
   return {
     exported_at: isoTimestamp((options.clock ?? systemClock)()),
     university,
     latest_scores: { scan_id: scanId, completed_at: latest.completed_at, ...latestScores },
-    recommendations: recommend(latestScores),
+    recommendations: recommend(latestScores, evidenceChecks(evidence)),
     scan_history: history.map((h) => ({
       scan_id: Number(h.id),
       completed_at: h.completed_at ?? "",
