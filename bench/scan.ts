@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { migrate } from "../lib/schema/migrations.ts";
 import { writeRecords } from "../lib/write/write-records.ts";
 import { openDatabase } from "../src/db/open.ts";
+import { startMemorySteward } from "../src/memory-steward.ts";
 import { runScans } from "../src/scanner/run-scans.ts";
 import { type ScanOptions, scanUniversity } from "../src/scanner/scan-university.ts";
 import { BUN, rssOf } from "./proc.ts";
@@ -66,6 +67,8 @@ let failed = 0;
 const reasons = new Map<string, number>();
 const t0 = performance.now();
 if (withDb) {
+  // As `unirank scan` runs it: with the memory steward at its default headroom.
+  const stopSteward = startMemorySteward(32);
   const dir = mkdtempSync(join(tmpdir(), "unirank-bench-scan-"));
   const opened = await openDatabase(join(dir, "scan.db"));
   await migrate(opened.db);
@@ -87,6 +90,7 @@ if (withDb) {
   completed = summary.completed;
   failed = summary.failed;
   await opened.close();
+  stopSteward();
   rmSync(dir, { recursive: true, force: true });
 } else {
   let next = 0;
