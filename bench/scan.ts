@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate } from "../lib/schema/migrations.ts";
 import { writeRecords } from "../lib/write/write-records.ts";
 import { openDatabase } from "../src/db/open.ts";
+import { startMemorySteward } from "../src/memory-steward.ts";
 import { runScans } from "../src/scanner/run-scans.ts";
 import { type ScanOptions, scanUniversity } from "../src/scanner/scan-university.ts";
 import { BUN, rssOf } from "./proc.ts";
@@ -54,11 +55,20 @@ const sampler = setInterval(() => {
   samples.push(rss);
 }, 100);
 
+const cpu0 = process.cpuUsage();
+const serverCpu = () => {
+  // utime + stime of the fixture web, in clock ticks (100 a second on Linux).
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const serverCpu0 = serverCpu();
 let completed = 0;
 let failed = 0;
 const reasons = new Map<string, number>();
 const t0 = performance.now();
 if (withDb) {
+  // As `unirank scan` runs it: with the memory steward at its default headroom.
+  const stopSteward = startMemorySteward(32);
   const dir = mkdtempSync(join(tmpdir(), "unirank-bench-scan-"));
   const opened = await openDatabase(join(dir, "scan.db"));
   await migrate(opened.db);
@@ -80,6 +90,7 @@ if (withDb) {
   completed = summary.completed;
   failed = summary.failed;
   await opened.close();
+  stopSteward();
   rmSync(dir, { recursive: true, force: true });
 } else {
   let next = 0;
@@ -97,6 +108,9 @@ if (withDb) {
   );
 }
 const seconds = (performance.now() - t0) / 1000;
+const cpu = process.cpuUsage(cpu0);
+const scannerCpu = (cpu.user + cpu.system) / 1e6;
+const webCpu = serverCpu() - serverCpu0;
 clearInterval(sampler);
 server.kill("SIGTERM");
 await server.exited;
@@ -111,5 +125,10 @@ console.log(
 );
 console.log(
   `scanner RSS: peak ${mb(peak)}, highest sample in the first quarter ${mb(firstQuarter)}, in the last quarter ${mb(lastQuarter)}`,
+);
+console.log(
+  `CPU: scanner ${scannerCpu.toFixed(1)} s (${((1000 * scannerCpu) / count).toFixed(1)} ms a scan, ${(count / scannerCpu).toFixed(0)} scans per CPU-second), fixture web ${webCpu.toFixed(1)} s; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
 );
 for (const [reason, n] of reasons) console.log(`  ${n} × ${reason}`);

@@ -33,7 +33,7 @@ function records(): IngestRecord[] {
       tech_composite_score: 50.5,
       research_composite_score: (i % 100) + 0.25,
       presence_composite_score: 12,
-      tech_ssl_score: i % 11 === 0 ? null : (i % 101) + 0.5,
+      tech_ssl_score: i % 11 === 0 ? null : (i % 100) + 0.5,
     });
   }
   return out;

@@ -119,7 +119,7 @@ function zoo(): IngestRecord[] {
       source_id: `zoo-${i}-b`,
       domain,
       status: "completed",
-      started_at: "2026-11-18T10:00:00+00:00",
+      started_at: "2026-11-01T10:00:00+00:00",
       // Same instant for some: "latest" is then decided by scan id.
       completed_at: i % 5 === 0 ? "2026-11-01T10:00:00+00:00" : "2026-11-18T10:00:00+00:00",
       ...scores(cur),

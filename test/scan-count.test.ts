@@ -32,6 +32,7 @@ describeEachDatabase("latest_scans: the number of completed scans (006-scan-coun
         domain,
         status: "completed",
         completed_at: "2099-01-01T00:00:00Z",
+        overall_score: 50,
       },
       { type: "scan", source_id: "count-2", domain, status: "failed", completed_at: "2099-01-02T00:00:00Z" },
     ]);

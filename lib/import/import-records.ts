@@ -1,16 +1,10 @@
 import type { DB } from "../schema/database.ts";
-import { SCORE_NAMES } from "../scores/catalogue.ts";
-import { searchKey } from "../text/search-key.ts";
-import { type Clock, sqlTimestamp, systemClock } from "../time/format.ts";
-import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
-import { resolveDomainIds } from "../write/domain-ids.ts";
-import { bumpGeneration, forgetGenerations } from "../write/generation.ts";
-import type { ScanRecord, UniversityRecord } from "../write/records.ts";
-import { refreshLatest } from "../write/refresh-latest.ts";
-import { BatchSql } from "./raw-sql.ts";
+import { type Clock, systemClock } from "../time/format.ts";
+import { forgetGenerations } from "../write/generation.ts";
+import { type IngestCounts, IngestWriter } from "../write/ingest-writer.ts";
+import { ALL_FIELDS, validateRecord } from "../write/validate-record.ts";
 import { ByteCounter, readSource } from "./readers.ts";
 import type { ImportSource } from "./sources.ts";
-import { ALL_FIELDS, type ValidRecord, validateRecord } from "./validate.ts";
 
 export interface ImportOptions {
   /** Record a `scan.completed` delivery per active receiver for each newly completed scan (default true). */
@@ -44,11 +38,7 @@ export interface ImportIssue {
   message: string;
 }
 
-export interface ImportCounts {
-  inserted: number;
-  updated: number;
-  unchanged: number;
-}
+export type ImportCounts = IngestCounts;
 
 export interface ImportResult {
   /** False when invalid records aborted the import: nothing was written. */
@@ -80,16 +70,6 @@ export class ImportAbortedError extends Error {
   }
 }
 
-type Located<T> = { record: T; source: number; line: number };
-type ValidScan = ScanRecord & { started_at: string | null; completed_at: string | null };
-
-const SCAN_COLUMNS = ["university_id", "source_id", "status", "started_at", "completed_at", ...SCORE_NAMES];
-const FINAL = new Set(["completed", "failed"]);
-const sameNumber = (a: unknown, b: unknown) =>
-  a === null || a === undefined
-    ? b === null || b === undefined
-    : b !== null && Math.abs(Number(a) - Number(b)) < 1e-9;
-
 /**
  * Imports universities and scans from NDJSON, CSV or record streams in ONE transaction: universities are
  * keyed by domain (inserted, updated or unchanged), scans by `source_id` (a re-run changes nothing; a pending
@@ -105,9 +85,7 @@ export async function importRecords(
 ): Promise<ImportResult> {
   const t0 = performance.now();
   const clock = options.clock ?? systemClock;
-  const batchSize = options.batchSize ?? 500;
   const maxIssues = options.maxIssues ?? 1000;
-  const events = options.events !== false;
   const result: ImportResult = {
     committed: false,
     universities: { inserted: 0, updated: 0, unchanged: 0 },
@@ -129,213 +107,18 @@ export async function importRecords(
 
   try {
     await db.transaction().execute(async (trx) => {
-      const createdAt = sqlTimestamp(clock());
-      const ids = new Map<string, number>();
-      /** Domains of rejected university records, so their scans say why (bounded). */
-      const rejectedDomains = new Map<string, string>();
-      const touched = new Set<number>();
-      const batchSql = new BatchSql(trx);
-      let writing = true;
-      let changed = false;
-      let unis = new Map<string, Located<UniversityRecord>>();
-      let scans = new Map<string, Located<ValidScan>>();
-      const receiverIds = events
-        ? (await trx.selectFrom("webhook_receivers").select("id").where("active", "=", 1).execute()).map(
-            (r) => Number(r.id),
-          )
-        : [];
-
-      const issue = (source: number, line: number, message: string) => {
-        result.rejected++;
-        if (!options.skipInvalid) writing = false;
-        if (result.issues.length < maxIssues)
-          result.issues.push({ source: sources[source]?.name ?? "", line, message });
-        else result.issuesOmitted++;
-      };
-
-      const flushUniversities = async () => {
-        if (unis.size === 0) return;
-        const batch = [...unis.values()];
-        unis = new Map();
-        const existing = new Map(
-          (
-            await trx
-              .selectFrom("universities")
-              .select(["id", "domain", "name", "country", "created_at"])
-              .where(
-                "domain",
-                "in",
-                batch.map((b) => b.record.domain),
-              )
-              .execute()
-          ).map((r) => [r.domain, r]),
-        );
-        const inserts: UniversityRecord[] = [];
-        for (const { record: u } of batch) {
-          const ex = existing.get(u.domain);
-          if (!ex) {
-            inserts.push(u);
-            continue;
-          }
-          const id = Number(ex.id);
-          ids.set(u.domain, id);
-          const differs =
-            ex.name !== u.name ||
-            ex.country !== u.country ||
-            (u.created_at !== undefined && u.created_at !== ex.created_at);
-          if (!differs) {
-            result.universities.unchanged++;
-            continue;
-          }
-          result.universities.updated++;
-          if (!writing) continue;
-          await trx
-            .updateTable("universities")
-            .set({
-              name: u.name,
-              country: u.country,
-              search_text: searchKey(`${u.name} ${u.domain}`),
-              ...(u.created_at ? { created_at: u.created_at } : {}),
-            })
-            .where("id", "=", id)
-            .execute();
-          changed = true;
-          if (ex.country !== u.country) touched.add(id);
-        }
-        if (inserts.length === 0) return;
-        result.universities.inserted += inserts.length;
-        if (!writing) {
-          for (const u of inserts) ids.set(u.domain, -1);
-          return;
-        }
-        const rows = await trx
-          .insertInto("universities")
-          .values(
-            inserts.map((u) => ({
-              domain: u.domain,
-              name: u.name,
-              country: u.country,
-              created_at: u.created_at ?? createdAt,
-              search_text: searchKey(`${u.name} ${u.domain}`),
-            })),
-          )
-          .returning(["id", "domain"])
-          .execute();
-        for (const r of rows) ids.set(r.domain, Number(r.id));
-        changed = true;
-      };
-
-      const flushScans = async () => {
-        if (scans.size === 0) return;
-        await flushUniversities();
-        let batch = [...scans.values()];
-        scans = new Map();
-        await resolveDomainIds(
-          trx,
-          ids,
-          batch.map((b) => b.record.domain),
-        );
-        batch = batch.filter((b) => {
-          if (ids.has(b.record.domain)) return true;
-          const why = rejectedDomains.get(b.record.domain);
-          issue(
-            b.source,
-            b.line,
-            why
-              ? `scan for domain ${b.record.domain}, whose university record was rejected (${why})`
-              : `scan for domain ${b.record.domain}, which is neither stored nor imported before this line`,
-          );
-          return false;
-        });
-        // After an invalid record (without --skip-invalid) nothing more is written: later records are only checked.
-        if (batch.length === 0 || !writing) return;
-        const completed: CompletedScan[] = [];
-        // New scans go in at once; those whose source_id is already stored are left to the comparison below.
-        const params: unknown[] = [];
-        for (const { record: s } of batch) {
-          params.push(ids.get(s.domain), s.source_id, s.status, s.started_at, s.completed_at);
-          for (const n of SCORE_NAMES) params.push(s[n] ?? null);
-        }
-        const inserted = await batchSql.insert<{ id: number; source_id: string }>(
-          "scans",
-          SCAN_COLUMNS,
-          batch.length,
-          params,
-          ["id", "source_id"],
-          "source_id",
-        );
-        if (inserted.length > 0) changed = true;
-        result.scans.inserted += inserted.length;
-        const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));
-        const stored: Located<ValidScan>[] = [];
-        for (const located of batch) {
-          const s = located.record;
-          const id = idOf.get(s.source_id);
-          if (id === undefined) stored.push(located);
-          else if (s.status === "completed") {
-            const universityId = ids.get(s.domain) as number;
-            touched.add(universityId);
-            completed.push(completedScan(id, universityId, s));
-          }
-        }
-        const existing = new Map(
-          stored.length === 0
-            ? []
-            : (
-                await trx
-                  .selectFrom("scans")
-                  .selectAll()
-                  .where(
-                    "source_id",
-                    "in",
-                    stored.map((b) => b.record.source_id),
-                  )
-                  .execute()
-              ).map((r) => [r.source_id as string, r]),
-        );
-        for (const located of stored) {
-          const s = located.record;
-          const universityId = ids.get(s.domain) as number;
-          const ex = existing.get(s.source_id);
-          if (!ex) continue;
-          const same =
-            ex.status === s.status &&
-            Number(ex.university_id) === universityId &&
-            ex.started_at === s.started_at &&
-            ex.completed_at === s.completed_at &&
-            SCORE_NAMES.every((n) => sameNumber(ex[n], s[n]));
-          if (same) {
-            result.scans.unchanged++;
-            continue;
-          }
-          if (FINAL.has(ex.status)) {
-            issue(
-              located.source,
-              located.line,
-              `scan ${s.source_id} is already stored as ${ex.status} with other values; a completed or failed scan does not change (give a new scan its own source_id)`,
-            );
-            continue;
-          }
-          result.scans.updated++;
-          const row: Record<string, unknown> = {
-            university_id: universityId,
-            status: s.status,
-            started_at: s.started_at,
-            completed_at: s.completed_at,
-          };
-          for (const n of SCORE_NAMES) row[n] = s[n] ?? null;
-          await trx.updateTable("scans").set(row).where("id", "=", ex.id).execute();
-          changed = true;
-          if (Number(ex.university_id) !== universityId) touched.add(Number(ex.university_id));
-          if (s.status === "completed") {
-            touched.add(universityId);
-            completed.push(completedScan(Number(ex.id), universityId, s));
-          }
-        }
-        if (writing && events && completed.length > 0) {
-          result.deliveries += await recordScanCompleted(trx, completed, { clock, receiverIds });
-        }
-      };
+      const writer = await IngestWriter.open(
+        trx,
+        { events: options.events, skipInvalid: options.skipInvalid, clock, batchSize: options.batchSize },
+        (at, message) => {
+          result.rejected++;
+          if (result.issues.length < maxIssues)
+            result.issues.push({ source: sources[at.source]?.name ?? "", line: at.line, message });
+          else result.issuesOmitted++;
+        },
+      );
+      const issue = (source: number, line: number, message: string, domain?: string) =>
+        writer.reject({ source, line }, message, domain);
 
       let lastProgress = 0;
       for (let si = 0; si < sources.length; si++) {
@@ -375,36 +158,20 @@ export async function importRecords(
           }
           const checked = validateRecord(raw.value, raw.csv);
           if (!checked.ok) {
-            issue(si, raw.line, checked.errors.join("; "));
-            if (checked.domain && rejectedDomains.size < 100_000 && !ids.has(checked.domain)) {
-              rejectedDomains.set(checked.domain, `line ${raw.line}`);
-            }
-          } else {
-            const record: ValidRecord = checked.record;
-            if (record.type === "university") {
-              if (unis.has(record.domain)) await flushUniversities();
-              unis.set(record.domain, { record, source: si, line: raw.line });
-              if (unis.size >= batchSize) await flushUniversities();
-            } else {
-              if (scans.has(record.source_id)) await flushScans();
-              scans.set(record.source_id, { record: record as ValidScan, source: si, line: raw.line });
-              if (scans.size >= batchSize) await flushScans();
-            }
-          }
+            issue(si, raw.line, checked.errors.join("; "), checked.domain);
+          } else await writer.add(checked.record, { source: si, line: raw.line });
           if (result.records - lastProgress >= 5000) {
             lastProgress = result.records;
             progress();
           }
         }
-        await flushUniversities();
-        await flushScans();
         progress();
       }
+      await writer.finish();
+      result.universities = writer.universities;
+      result.scans = writer.scans;
+      result.deliveries = writer.deliveries;
       if (result.rejected > 0 && !options.skipInvalid) throw new Rollback();
-      if (changed) {
-        await refreshLatest(trx, touched);
-        await bumpGeneration(trx);
-      }
     });
     forgetGenerations();
     result.committed = true;
@@ -428,14 +195,4 @@ function headerProblem(columns: readonly string[]): string | null {
   }
   if (!columns.includes("type")) problems.push("missing required column type");
   return problems.length > 0 ? problems.join("; ") : null;
-}
-
-function completedScan(scanId: number, universityId: number, s: ValidScan): CompletedScan {
-  return {
-    scan_id: scanId,
-    university_id: universityId,
-    domain: s.domain,
-    overall_score: s.overall_score ?? null,
-    completed_at: s.completed_at as string,
-  };
 }

@@ -1,5 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { StringEnum } from "../params/types.ts";
+import { ScanEvidenceSchema } from "../scanner/evidence.ts";
 import { CATEGORY_NAMES, SCORE_BY_NAME, SCORE_NAMES, SUB_SCORE_NAMES } from "../scores/catalogue.ts";
 
 /**
@@ -169,6 +170,10 @@ export const ScanDetailSchema = Type.Object({
   started_at: NullableTimestamp(),
   completed_at: NullableTimestamp(),
   scores: Type.Union([ScoresSchema, Type.Null()], { description: "null unless the scan is completed" }),
+  evidence: Type.Union([ScanEvidenceSchema, Type.Null()], {
+    description:
+      "What `unirank scan` observed and the points of every check (docs/scanner.md); an imported scan's evidence is the object its record carried; null without",
+  }),
 });
 
 export const ScanSummarySchema = Type.Object({

@@ -1,4 +1,4 @@
-import { isCountryCode } from "../import/country-codes.ts";
+import { isCountryCode } from "../write/country-codes.ts";
 import type { UniversityRecord } from "../write/records.ts";
 
 /** One entry of `world_universities_and_domains.json` (the fields unirank reads). */

@@ -23,3 +23,24 @@ export const ScanEvidenceSchema = Type.Object(
 );
 
 export type ScanEvidence = Static<typeof ScanEvidenceSchema>;
+
+/**
+ * The evidence cut to at most `maxChars` characters of JSON: first each page's links beyond 50, then the crawled
+ * pages after the home page, then the observations altogether (the checks and reasons are always kept).
+ */
+export function fitEvidence(evidence: ScanEvidence, maxChars: number): ScanEvidence {
+  const size = (e: ScanEvidence) => JSON.stringify(e).length;
+  if (size(evidence) <= maxChars || !evidence.observations) return evidence;
+  const o = evidence.observations;
+  const fewerLinks: ScanEvidence = {
+    ...evidence,
+    observations: { ...o, pages: o.pages.map((p) => ({ ...p, links: p.links.slice(0, 50) })) },
+  };
+  if (size(fewerLinks) <= maxChars) return fewerLinks;
+  const homeOnly: ScanEvidence = {
+    ...fewerLinks,
+    observations: { ...o, pages: (fewerLinks.observations?.pages ?? []).slice(0, 1) },
+  };
+  if (size(homeOnly) <= maxChars) return homeOnly;
+  return { ...evidence, observations: null };
+}

@@ -221,3 +221,26 @@ export function scoreOpenness(o: Observations): ScoredPart {
     ),
   ]);
 }
+
+/**
+ * Whether a link can count for a rubric (social, video, ORCID, scholar profile, repository, rich file): the only
+ * links kept in the evidence, so stored observations stay small and re-score the same.
+ */
+export function isNotableLink(href: string, domain: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(href);
+  } catch {
+    return false;
+  }
+  const h = host(u);
+  return (
+    SOCIAL[h] !== undefined ||
+    VIDEO_HOSTS.has(h) ||
+    h === "youtu.be" ||
+    h === "orcid.org" ||
+    isScholarProfile(u) ||
+    isRepositoryLink(u) ||
+    (onSite(u, domain) && RICH.test(u.pathname))
+  );
+}

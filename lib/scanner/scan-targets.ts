@@ -37,7 +37,10 @@ export async function scanTargets(db: DB, q: TargetQuery): Promise<StoredTarget[
   if (q.staleDays !== undefined) {
     const cutoff = isoTimestamp(new Date((q.now ?? new Date()).getTime() - q.staleDays * 86_400_000));
     query = query.where((eb) => eb.or([eb("l.completed_at", "is", null), eb("l.completed_at", "<", cutoff)]));
-    query = query.orderBy("l.completed_at", "asc");
+    // Never scanned first on every database (SQLite sorts nulls first, PostgreSQL last).
+    query = query
+      .orderBy((eb) => eb.case().when("l.completed_at", "is", null).then(0).else(1).end(), "asc")
+      .orderBy("l.completed_at", "asc");
   }
   query = query.orderBy("u.domain", "asc");
   if (q.limit !== undefined) query = query.limit(q.limit);

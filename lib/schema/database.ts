@@ -37,6 +37,12 @@ export interface ScanBase {
   completed_at: string | null;
 }
 
+/** What a scan found, beside its scores: a JSON object as text (migration 008). */
+export interface ScanEvidenceTable {
+  scan_id: number;
+  evidence: string;
+}
+
 /** One row per university with a completed scan: that latest scan, denormalised for rankings. */
 export type LatestScansTable = LatestBase & { [K in RankedScoreName]: ScoreColumn } & {
   [K in RankedScoreName as `prev_${K}`]: ScoreColumn;
@@ -62,6 +68,7 @@ export interface MetaTable {
 export interface Database {
   universities: UniversitiesTable;
   scans: ScansTable;
+  scan_evidence: ScanEvidenceTable;
   latest_scans: LatestScansTable;
   unirank_meta: MetaTable;
   webhook_receivers: WebhookReceiversTable;

@@ -22,6 +22,8 @@ export type ScanRecord = {
   status: ScanStatus;
   started_at?: string | null;
   completed_at?: string | null;
+  /** What the scan found beside its scores: a JSON object of at most `EVIDENCE_MAX_CHARS` characters as JSON. */
+  evidence?: Record<string, unknown> | null;
 } & Partial<Record<ScoreName, number | null>>;
 
 export type IngestRecord = UniversityRecord | ScanRecord;

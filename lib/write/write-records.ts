@@ -1,139 +1,80 @@
 import type { DB } from "../schema/database.ts";
-import { SCORE_NAMES } from "../scores/catalogue.ts";
-import { searchKey } from "../text/search-key.ts";
-import { type Clock, sqlTimestamp } from "../time/format.ts";
-import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
-import { resolveDomainIds } from "./domain-ids.ts";
-import { bumpGeneration, forgetGenerations } from "./generation.ts";
-import type { IngestRecord, ScanRecord, UniversityRecord } from "./records.ts";
-import { refreshLatest } from "./refresh-latest.ts";
+import { type Clock, systemClock } from "../time/format.ts";
+import { forgetGenerations } from "./generation.ts";
+import { type IngestCounts, IngestWriter } from "./ingest-writer.ts";
+import type { IngestRecord } from "./records.ts";
+import { validateRecord } from "./validate-record.ts";
 
 export interface WriteSummary {
+  /** University records written (inserted, updated or unchanged). */
   universities: number;
+  /** Scan records written (inserted, moved on or unchanged). */
   scans: number;
+  /** The same, in detail. */
+  counts: { universities: IngestCounts; scans: IngestCounts };
+  /** Webhook deliveries recorded. */
+  deliveries: number;
 }
 
-const BATCH = 200;
+/** Records `writeRecords` refused: nothing was written. `problems` are `record N: what is wrong`, N from 1. */
+export class IngestRejectedError extends Error {
+  constructor(readonly problems: readonly string[]) {
+    super(
+      `${problems.length} record${problems.length === 1 ? "" : "s"} refused; nothing was written: ${problems.slice(0, 5).join("; ")}`,
+    );
+    this.name = "IngestRejectedError";
+  }
+}
 
 /**
- * Writes trusted records (generated, or already validated) in one transaction: universities upserted by
- * domain, scans inserted by source id (existing ones left alone), then the latest scans refreshed.
+ * Writes records (from the seed generator, an embedder or the scanner) in one transaction through the ingest
+ * writer, with the import's rules: every record validated, universities keyed by domain, scans by source id
+ * (a pending or running scan moves on; a completed or failed one is final). Any invalid record throws
+ * `IngestRejectedError` and nothing is written.
  */
 export async function writeRecords(
   db: DB,
   records: Iterable<IngestRecord> | AsyncIterable<IngestRecord>,
   options: {
+    /** The time of the write (`created_at` of new universities, webhook timestamps); default now. */
     now?: Date;
-    /** Record webhook deliveries for new completed scans (default true). */
+    /** Record webhook deliveries for newly completed scans (default true). */
     events?: boolean;
     clock?: Clock;
+    /** Rows per multi-row INSERT (default 500). */
+    batchSize?: number;
+    /** Derive missing composites and `overall_score` from the sub-scores, as the import does (default true). */
+    deriveScores?: boolean;
   } = {},
 ): Promise<WriteSummary> {
-  const createdAt = sqlTimestamp(options.now ?? new Date());
-  const events = options.events !== false;
+  const now = options.now;
+  const clock = options.clock ?? (now ? () => now : systemClock);
+  const problems: string[] = [];
   return db
     .transaction()
     .execute(async (trx) => {
-      const ids = new Map<string, number>();
-      const touched = new Set<number>();
-      let unis: UniversityRecord[] = [];
-      let scans: ScanRecord[] = [];
-      const summary: WriteSummary = { universities: 0, scans: 0 };
-
-      const flushUniversities = async () => {
-        if (unis.length === 0) return;
-        const rows = unis.map((u) => ({
-          domain: u.domain,
-          name: u.name,
-          country: u.country.toUpperCase(),
-          created_at: u.created_at ?? createdAt,
-          search_text: searchKey(`${u.name} ${u.domain}`),
-        }));
-        const inserted = await trx
-          .insertInto("universities")
-          .values(rows)
-          .onConflict((oc) =>
-            oc.column("domain").doUpdateSet((eb) => ({
-              name: eb.ref("excluded.name"),
-              country: eb.ref("excluded.country"),
-              search_text: eb.ref("excluded.search_text"),
-            })),
-          )
-          .returning(["id", "domain"])
-          .execute();
-        // Touched too: an upsert may change the country that latest_scans copies for country rankings.
-        for (const r of inserted) {
-          ids.set(r.domain, Number(r.id));
-          touched.add(Number(r.id));
-        }
-        summary.universities += unis.length;
-        unis = [];
-      };
-      const flushScans = async () => {
-        if (scans.length === 0) return;
-        await flushUniversities();
-        await resolveDomainIds(
-          trx,
-          ids,
-          scans.map((s) => s.domain),
-        );
-        const rows = scans.map((s) => {
-          const universityId = ids.get(s.domain);
-          if (universityId === undefined) throw new Error(`scan ${s.source_id}: unknown domain ${s.domain}`);
-          touched.add(universityId);
-          const row: Record<string, unknown> = {
-            university_id: universityId,
-            source_id: s.source_id,
-            status: s.status,
-            started_at: s.started_at ?? null,
-            completed_at: s.completed_at ?? null,
-          };
-          for (const name of SCORE_NAMES) row[name] = s.status === "completed" ? (s[name] ?? null) : null;
-          return row;
-        });
-        const inserted = await trx
-          .insertInto("scans")
-          // biome-ignore lint/suspicious/noExplicitAny: score columns are dynamic
-          .values(rows as any)
-          .onConflict((oc) => oc.column("source_id").doNothing())
-          .returning(["id", "source_id"])
-          .execute();
-        if (events) {
-          // The outbox: each newly completed scan gets its webhook deliveries in this same transaction.
-          const bySource = new Map(scans.map((s) => [s.source_id, s]));
-          const completed: CompletedScan[] = [];
-          for (const r of inserted) {
-            const s = bySource.get(r.source_id as string);
-            if (s?.status !== "completed" || !s.completed_at) continue;
-            const universityId = ids.get(s.domain) as number;
-            completed.push({
-              scan_id: Number(r.id),
-              university_id: universityId,
-              domain: s.domain,
-              overall_score: s.overall_score ?? null,
-              completed_at: s.completed_at,
-            });
-          }
-          await recordScanCompleted(trx, completed, { clock: options.clock });
-        }
-        summary.scans += scans.length;
-        scans = [];
-      };
-
-      for await (const rec of records) {
-        if (rec.type === "university") {
-          unis.push(rec);
-          if (unis.length >= BATCH) await flushUniversities();
-        } else {
-          scans.push(rec);
-          if (scans.length >= BATCH) await flushScans();
-        }
+      const writer = await IngestWriter.open(
+        trx,
+        { events: options.events, clock, batchSize: options.batchSize },
+        (at, message) => problems.push(`record ${at.line}: ${message}`),
+      );
+      let line = 0;
+      for await (const record of records) {
+        const at = { source: 0, line: ++line };
+        const checked = validateRecord(record, false, options);
+        if (checked.ok) await writer.add(checked.record, at);
+        else writer.reject(at, checked.errors.join("; "), checked.domain);
       }
-      await flushUniversities();
-      await flushScans();
-      await refreshLatest(trx, touched);
-      await bumpGeneration(trx);
-      return summary;
+      await writer.finish();
+      if (problems.length > 0) throw new IngestRejectedError(problems);
+      const { universities, scans } = writer;
+      const total = (c: IngestCounts) => c.inserted + c.updated + c.unchanged;
+      return {
+        universities: total(universities),
+        scans: total(scans),
+        counts: { universities, scans },
+        deliveries: writer.deliveries,
+      };
     })
     .finally(forgetGenerations);
 }

@@ -5,6 +5,7 @@ import { scanTargets } from "../../lib/scanner/scan-targets.ts";
 import { migrate } from "../../lib/schema/migrations.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
+import { startMemorySteward } from "../memory-steward.ts";
 import { parseResolver } from "../scanner/dns-client.ts";
 import { runScans } from "../scanner/run-scans.ts";
 import { SCANNER_DEFAULTS } from "../scanner/scan-context.ts";
@@ -122,6 +123,8 @@ export function registerScan(program: Command): void {
       const ca = opts.caFile ? [readFileSync(opts.caFile, "utf8")] : undefined;
       const config = loadConfig(opts);
       const opened = await openDatabase(config.db);
+      // A scan makes garbage fast (pages, certificates, evidence): collected when the resident size grows.
+      const stopSteward = startMemorySteward(config.gcHeadroomMb);
       const abort = new AbortController();
       const onSignal = () => abort.abort("interrupted");
       process.on("SIGINT", onSignal);
@@ -166,6 +169,7 @@ export function registerScan(program: Command): void {
         if (abort.signal.aborted) process.exitCode = 130;
         else if (summary.failed > 0) process.exitCode = EXIT_SCANS_FAILED;
       } finally {
+        stopSteward();
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
         await opened.close();

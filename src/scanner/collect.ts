@@ -1,4 +1,5 @@
 import robotsParser from "robots-parser";
+import { isNotableLink } from "../../lib/scanner/links.ts";
 import type {
   Availability,
   DnsObservation,
@@ -173,7 +174,9 @@ export async function collectObservations(
     : { tls13: false, tls12: false, tls11: false, tls10: false };
   const origin = new URL(finalUrl).origin;
   const { robots, sitemap, allowed } = await robotsAndSitemap(origin, ctx);
-  const pages = await crawl(homePage, allowed, ctx);
+  const crawled = await crawl(homePage, allowed, ctx);
+  // The crawl needed every link; the evidence keeps those a rubric can count.
+  const pages = crawled.map((p) => ({ ...p, links: p.links.filter((l) => isNotableLink(l, domain)) }));
   if (dns.mta_sts.length > 0) {
     const policy = await tryFetch(`https://mta-sts.${domain}/.well-known/mta-sts.txt`, ctx);
     if (!(policy instanceof FetchError) && policy.response.status === 200)

@@ -1,5 +1,5 @@
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { connect as tlsConnect } from "node:tls";
+import { createSecureContext, type SecureContext, connect as tlsConnect } from "node:tls";
 import type { ScanContext } from "./scan-context.ts";
 
 /** One HTTP response as the scanner keeps it. */
@@ -55,6 +55,68 @@ export async function fetchFollow(
   }
 }
 
+/** Where a full response ends: a byte count, the end of a chunked body, or the connection's close. */
+type Framing = { kind: "length"; end: number } | { kind: "chunked"; bodyStart: number } | { kind: "close" };
+
+function framingOf(raw: Buffer, headEnd: number): { framing: Framing; reusable: boolean } {
+  const head = raw.subarray(0, headEnd).toString("latin1");
+  const status = Number(/^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head)?.[1] ?? 0);
+  const header = (name: string) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, "i").exec(head)?.[1]?.trim();
+  const reusable = !/\bclose\b/i.test(header("connection") ?? "") && /^HTTP\/1\.1 /.test(head);
+  if (status === 204 || status === 304 || (status >= 100 && status < 200))
+    return { framing: { kind: "length", end: headEnd + 4 }, reusable };
+  if (/\bchunked\b/i.test(header("transfer-encoding") ?? ""))
+    return { framing: { kind: "chunked", bodyStart: headEnd + 4 }, reusable };
+  const length = header("content-length");
+  if (length && /^\d+$/.test(length))
+    return { framing: { kind: "length", end: headEnd + 4 + Number(length) }, reusable };
+  return { framing: { kind: "close" }, reusable: false };
+}
+
+/** True once a chunked body has its last chunk and the blank line after it. */
+function chunkedComplete(raw: Buffer, bodyStart: number): boolean {
+  let at = bodyStart;
+  for (;;) {
+    const lineEnd = raw.indexOf("\r\n", at);
+    if (lineEnd < 0) return false;
+    const size = Number.parseInt(raw.subarray(at, lineEnd).toString("latin1"), 16);
+    if (!Number.isFinite(size)) return true; // malformed: take what came
+    if (size === 0) return raw.indexOf("\r\n\r\n", lineEnd) >= 0 || raw.length >= lineEnd + 4;
+    at = lineEnd + 2 + size + 2;
+    if (at > raw.length) return false;
+  }
+}
+
+/** Idle keep-alive connections of one scan, one per host and port (the host queue serialises their use). */
+export class ConnectionPool {
+  private readonly idle = new Map<string, Socket>();
+
+  take(key: string): Socket | undefined {
+    const socket = this.idle.get(key);
+    this.idle.delete(key);
+    return socket && !socket.destroyed && socket.writable ? socket : undefined;
+  }
+
+  put(key: string, socket: Socket): void {
+    this.idle.get(key)?.destroy();
+    this.idle.set(key, socket);
+  }
+
+  close(): void {
+    for (const socket of this.idle.values()) socket.destroy();
+    this.idle.clear();
+  }
+}
+
+const idleError = () => {};
+
+/** One secure context for every page fetch (certificates are not verified here), made on first use. */
+let pageContext: SecureContext | undefined;
+const pageSecureContext = (): SecureContext => {
+  pageContext ??= createSecureContext({});
+  return pageContext;
+};
+
 function request(
   u: URL,
   host: string,
@@ -62,65 +124,110 @@ function request(
   port: number,
   secure: boolean,
   ctx: ScanContext,
+  fresh = false,
 ): Promise<FetchedResponse> {
+  const key = `${secure ? "https" : "http"}:${host}:${address}:${port}`;
+  const pooled = fresh ? undefined : ctx.pool.take(key);
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
     let truncated = false;
     let settled = false;
+    let headEnd = -1;
+    let framing: Framing | null = null;
+    let reusable = false;
     const limit = ctx.maxBytes + 64 * 1024; // the body cap plus room for the head
-    const socket: Socket = secure
-      ? tlsConnect({
-          host: address,
-          port,
-          servername: isIP(host) ? undefined : host,
-          rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
-          ALPNProtocols: ["http/1.1"],
-        })
-      : netConnect({ host: address, port });
-    const finish = (error: Error | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      ctx.signal.removeEventListener("abort", onAbort);
-      socket.destroy();
-      if (error) reject(error);
-      else {
-        try {
-          resolve(parseResponse(u.href, Buffer.concat(chunks), truncated, ctx.maxBytes));
-        } catch (e) {
-          reject(e);
-        }
-      }
-    };
-    const onAbort = () => finish(new FetchError(`scan stopped: ${String(ctx.signal.reason ?? "aborted")}`));
-    if (ctx.signal.aborted) return onAbort();
-    ctx.signal.addEventListener("abort", onAbort, { once: true });
-    const timer = setTimeout(
-      () => finish(new FetchError(`${u.href} did not answer within ${ctx.requestTimeoutMs / 1000} s`)),
-      ctx.requestTimeoutMs,
-    );
-    socket.on(secure ? "secureConnect" : "connect", () => {
+    const socket: Socket =
+      pooled ??
+      (secure
+        ? tlsConnect({
+            host: address,
+            port,
+            servername: isIP(host) ? undefined : host,
+            rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
+            secureContext: pageSecureContext(),
+            ALPNProtocols: ["http/1.1"],
+          })
+        : netConnect({ host: address, port }));
+    const send = () => {
       const hostHeader = u.port ? `${u.hostname}:${u.port}` : u.hostname;
       socket.write(
         `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${hostHeader}\r\nUser-Agent: ${ctx.userAgent}\r\n` +
           "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\n" +
-          "Accept-Encoding: identity\r\nConnection: close\r\n\r\n",
+          "Accept-Encoding: identity\r\nConnection: keep-alive\r\n\r\n",
       );
-    });
-    socket.on("data", (chunk: Buffer) => {
+    };
+    const detach = () => {
+      socket.off("data", onData);
+      socket.off("end", onEnd);
+      socket.off("close", onEnd);
+      socket.off("error", onError);
+      socket.off(secure ? "secureConnect" : "connect", send);
+    };
+    const finish = (error: Error | null, complete = false) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+      detach();
+      if (complete && reusable && !truncated) {
+        socket.on("error", idleError);
+        ctx.pool.put(key, socket);
+      } else socket.destroy();
+      if (error) {
+        // A kept-alive connection the server closed meanwhile: once more on a new one.
+        if (pooled && received === 0 && !ctx.signal.aborted)
+          request(u, host, address, port, secure, ctx, true).then(resolve, reject);
+        else reject(error);
+        return;
+      }
+      try {
+        resolve(parseResponse(u.href, Buffer.concat(chunks), truncated, ctx.maxBytes));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    const onData = (chunk: Buffer) => {
       chunks.push(chunk);
       received += chunk.length;
       if (received > limit) {
         truncated = true;
-        finish(null);
+        return finish(null);
       }
-    });
-    socket.on("end", () => finish(null));
-    socket.on("close", () => finish(null));
-    socket.on("error", (e) =>
-      finish(new FetchError(`${u.href}: ${(e as NodeJS.ErrnoException).code ?? ""} ${e.message}`.trim())),
+      if (headEnd < 0) {
+        const raw = chunks.length === 1 ? chunk : Buffer.concat(chunks);
+        headEnd = raw.indexOf("\r\n\r\n");
+        if (headEnd < 0) return;
+        ({ framing, reusable } = framingOf(raw, headEnd));
+      }
+      if (framing?.kind === "length" && received >= framing.end) finish(null, true);
+      else if (framing?.kind === "chunked") {
+        const raw = Buffer.concat(chunks);
+        chunks.length = 0;
+        chunks.push(raw);
+        if (chunkedComplete(raw, framing.bodyStart)) finish(null, true);
+      }
+    };
+    const onEnd = () =>
+      received === 0
+        ? finish(new FetchError(`${u.href}: the connection closed without an answer`))
+        : finish(null);
+    const onError = (e: Error) =>
+      finish(new FetchError(`${u.href}: ${(e as NodeJS.ErrnoException).code ?? ""} ${e.message}`.trim()));
+    const onAbort = () => finish(new FetchError(`scan stopped: ${String(ctx.signal.reason ?? "aborted")}`));
+    const timer = setTimeout(
+      () => finish(new FetchError(`${u.href} did not answer within ${ctx.requestTimeoutMs / 1000} s`)),
+      ctx.requestTimeoutMs,
     );
+    if (ctx.signal.aborted) return onAbort();
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    if (pooled) socket.off("error", idleError);
+    socket.on("data", onData);
+    socket.on("end", onEnd);
+    socket.on("close", onEnd);
+    socket.on("error", onError);
+    if (pooled) send();
+    else socket.on(secure ? "secureConnect" : "connect", send);
   });
 }
 

@@ -1,3 +1,4 @@
+import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import type { DB } from "../../lib/schema/database.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { ScanRecord } from "../../lib/write/records.ts";
@@ -21,6 +22,9 @@ export interface RunScansSummary {
   skipped: number;
   seconds: number;
 }
+
+/** Room for a scan's evidence in the writer (its cap is 65,536 characters of JSON). */
+const EVIDENCE_CHARS = 60_000;
 
 /** The source id of a scan made by `unirank scan`: the domain and the second it started. */
 export const scanSourceId = (domain: string, started: Date): string =>
@@ -59,7 +63,7 @@ export async function runScans(
         status: outcome.status,
         started_at: isoTimestamp(started),
         completed_at: isoTimestamp(completedAt),
-        evidence: outcome.evidence,
+        evidence: fitEvidence(outcome.evidence, EVIDENCE_CHARS),
       } as ScanRecord;
       await writeRecords(db, [record]);
       if (outcome.status === "completed") summary.completed++;

@@ -2,7 +2,7 @@ import { isIP } from "node:net";
 import { isPrivateAddress } from "../../lib/webhooks/address-guard.ts";
 import { queryDns, type ResolverAddress, systemResolverAddress } from "./dns-client.ts";
 import { HostQueue } from "./host-queue.ts";
-import { FetchError } from "./http-client.ts";
+import { ConnectionPool, FetchError } from "./http-client.ts";
 
 /** How a scan behaves; every field has a default (see `docs/scanner.md`). */
 export interface ScannerSettings {
@@ -49,6 +49,8 @@ export interface ScanContext {
   ca: string[];
   hosts: HostQueue;
   signal: AbortSignal;
+  /** Kept-alive connections of this scan; `close()` them when it ends. */
+  pool: ConnectionPool;
   /** The address to connect to for a host, after the private-address guard (cached per scan). */
   address(host: string): Promise<string>;
 }
@@ -91,6 +93,7 @@ export function scanContext(settings: ScannerSettings, version: string, signal: 
     ca: settings.ca ?? [],
     hosts: settings.hosts ?? new HostQueue(settings.delayMs ?? SCANNER_DEFAULTS.delayMs),
     signal,
+    pool: new ConnectionPool(),
     address(host) {
       const key = host.toLowerCase();
       let p = cache.get(key);

@@ -76,11 +76,13 @@ export async function scanUniversity(
   try {
     observations = await collectObservations(domain, ctx, started, target.availability ?? null);
   } catch (e) {
+    ctx.pool.close();
     if (timeout.aborted) return failed(`the scan took longer than ${timeoutMs / 1000} s`);
     if (signal?.aborted) return failed(`scan stopped: ${String(signal.reason ?? "aborted")}`);
     if (e instanceof ScanFailure || (e instanceof Error && e.name !== "TypeError")) return failed(e.message);
     return failed(`scanner error: ${String(e)}`);
   }
+  ctx.pool.close();
   const parts: ScoredPart[] = [scoreObservations(observations)];
   const partContext: PartContext = { observations, userAgent: ctx.userAgent, signal: combined };
   const partErrors: CheckPoints[] = [];

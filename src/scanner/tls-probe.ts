@@ -1,6 +1,13 @@
 import { X509Certificate } from "node:crypto";
 import { isIP } from "node:net";
-import { type ConnectionOptions, connect, rootCertificates, type SecureVersion } from "node:tls";
+import {
+  type ConnectionOptions,
+  connect,
+  createSecureContext,
+  rootCertificates,
+  type SecureContext,
+  type SecureVersion,
+} from "node:tls";
 import type { TlsObservation, TlsVersions } from "../../lib/scanner/observations.ts";
 import type { ScanContext } from "./scan-context.ts";
 
@@ -17,6 +24,24 @@ const EMPTY: Omit<TlsObservation, "connected" | "error"> = {
   protocol: null,
   alpn: null,
 };
+
+/** Secure contexts by trusted CAs and versions: building one parses every root certificate, so it is done once. */
+const contexts = new Map<string, SecureContext>();
+
+function secureContext(extraCa: string[], min?: SecureVersion, max?: SecureVersion): SecureContext {
+  const key = `${min}-${max}-${extraCa.join("")}`;
+  let context = contexts.get(key);
+  if (!context) {
+    context = createSecureContext({
+      ca: extraCa.length > 0 ? [...rootCertificates, ...extraCa] : undefined,
+      minVersion: min,
+      maxVersion: max,
+    });
+    if (contexts.size > 16) contexts.clear();
+    contexts.set(key, context);
+  }
+  return context;
+}
 
 /** Opens one TLS connection and hands the socket to `inspect` once the handshake is done. */
 async function handshake<T>(
@@ -35,8 +60,8 @@ async function handshake<T>(
           port: ctx.ports.https,
           servername: isIP(host) ? undefined : host,
           rejectUnauthorized: false,
-          ca: ctx.ca.length > 0 ? [...rootCertificates, ...ctx.ca] : undefined,
-          ...options,
+          secureContext: secureContext(ctx.ca, options.minVersion, options.maxVersion),
+          ALPNProtocols: options.ALPNProtocols,
         });
         const done = (error: Error | null, value?: T) => {
           clearTimeout(timer);

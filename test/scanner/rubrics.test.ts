@@ -1,10 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import type { ScoredPart } from "../../lib/scanner/check.ts";
 import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf, spfAll } from "../../lib/scanner/email.ts";
+import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import { parseHsts, scoreHsts } from "../../lib/scanner/hsts.ts";
 import { scoreHttp2 } from "../../lib/scanner/http2.ts";
 import { scoreHreflang, scoreI18n } from "../../lib/scanner/languages.ts";
 import {
+  isNotableLink,
   scoreOpenness,
   scoreOrcid,
   scoreRepository,
@@ -494,6 +496,33 @@ describe("tech_uptime_score", () => {
     const none = scoreUptime(good({ availability: null }));
     expect(none.scores.tech_uptime_score).toBeNull();
     expect(none.unmeasured.tech_uptime_score).toBe("no availability probes recorded");
+  });
+});
+
+describe("evidence size", () => {
+  test("notable links are the ones a rubric counts", () => {
+    expect(isNotableLink("https://www.facebook.com/u", "uni.test")).toBe(true);
+    expect(isNotableLink("https://orcid.org/0000-0002-1825-0097", "uni.test")).toBe(true);
+    expect(isNotableLink("https://uni.test/a.pdf", "uni.test")).toBe(true);
+    expect(isNotableLink("https://other.test/a.pdf", "uni.test")).toBe(false);
+    expect(isNotableLink("https://uni.test/about", "uni.test")).toBe(false);
+    expect(isNotableLink("not a url", "uni.test")).toBe(false);
+  });
+  test("fitEvidence cuts links, then pages, then the observations, and keeps the checks", () => {
+    const links = Array.from({ length: 400 }, (_, i) => `https://uni.test/files/document-number-${i}.pdf`);
+    const pages = Array.from({ length: 5 }, (_, i) => goodPage({ url: `https://uni.test/${i}`, links }));
+    const big = { observations: good({ pages }), checks: scoreObservations(good()).checks, unmeasured: {} };
+    const size = (e: unknown) => JSON.stringify(e).length;
+    expect(size(big)).toBeGreaterThan(100_000);
+    const cut = fitEvidence(big, 40_000);
+    expect(cut.observations?.pages).toHaveLength(5);
+    expect(cut.observations?.pages.every((p) => p.links.length === 50)).toBe(true);
+    const home = fitEvidence(big, 20_000);
+    expect(home.observations?.pages).toHaveLength(1);
+    const none = fitEvidence(big, 10_000);
+    expect(none.observations).toBeNull();
+    expect(none.checks).toEqual(big.checks);
+    expect(fitEvidence(big, 1_000_000)).toBe(big);
   });
 });
 

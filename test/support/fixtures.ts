@@ -117,8 +117,6 @@ export const FIXTURE: IngestRecord[] = [
     domain: "alpha.de.example",
     status: "failed",
     started_at: "2026-02-01T00:00:00+00:00",
-    // A failed scan's scores are never stored, even when a producer sends some.
-    overall_score: 100,
   },
   done("montreal.ca.example", "m-1", "2025-06-01T08:30:00+00:00", overall(80, 70, 85)),
   done("gamma.us.example", "g-1", "2025-06-01T08:30:00+00:00", overall(80, 60, 90)),

@@ -2,8 +2,8 @@ import type { ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
 import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
-import type { ScanRecord, UniversityRecord } from "../write/records.ts";
 import { isCountryCode } from "./country-codes.ts";
+import type { ScanRecord, UniversityRecord } from "./records.ts";
 
 /** Fields of each record type; a CSV header may hold any of them (a file may mix both types). */
 export const UNIVERSITY_FIELDS: ReadonlySet<string> = new Set([
@@ -20,6 +20,7 @@ export const SCAN_FIELDS: ReadonlySet<string> = new Set([
   "status",
   "started_at",
   "completed_at",
+  "evidence",
   ...SCORE_NAMES,
 ]);
 export const ALL_FIELDS: ReadonlySet<string> = new Set([...UNIVERSITY_FIELDS, ...SCAN_FIELDS]);
@@ -31,10 +32,18 @@ const DOMAIN =
 const NUMBER = /^[+-]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const DATE_HINT = "ISO 8601 with an offset, or YYYY-MM-DD HH:MM:SS in UTC";
 
+/** The most characters a scan's evidence may take as JSON text. */
+export const EVIDENCE_MAX_CHARS = 65_536;
+
+/** A scan as stored: timestamps in the contract's form, every score present (null when not measured), evidence as JSON text. */
+export type ValidScan = Omit<ScanRecord, "started_at" | "completed_at" | "evidence"> & {
+  started_at: string | null;
+  completed_at: string | null;
+  evidence: string | null;
+};
+
 /** A record as stored: trimmed, domain lower-cased, country upper-cased, timestamps in the contract's forms. */
-export type ValidRecord =
-  | UniversityRecord
-  | (ScanRecord & { started_at: string | null; completed_at: string | null });
+export type ValidRecord = UniversityRecord | ValidScan;
 
 export type Validation = { ok: true; record: ValidRecord } | { ok: false; errors: string[]; domain?: string };
 
@@ -55,9 +64,14 @@ export function normaliseDomain(text: string): string | null {
 
 /**
  * Checks one record and returns it normalised, or every problem it has. `csv`: values are text cells (numbers
- * are parsed from them); otherwise JSON types are required.
+ * are parsed from them); otherwise JSON types are required. `deriveScores: false` leaves missing composites and
+ * `overall_score` as they are instead of deriving them (and requiring an overall score).
  */
-export function validateRecord(value: unknown, csv: boolean): Validation {
+export function validateRecord(
+  value: unknown,
+  csv: boolean,
+  options: { deriveScores?: boolean } = {},
+): Validation {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, errors: ["a record must be a JSON object"] };
   }
@@ -143,6 +157,7 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
   }
   const startedAt = timestamp("started_at", "iso");
   const completedAt = timestamp("completed_at", "iso");
+  const evidence = evidenceText(v.evidence, csv, errors);
 
   // The record in its final shape from the start (every score null), filled in place: one object per scan.
   const record = {
@@ -152,7 +167,8 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
     status: status as ScanStatus,
     started_at: startedAt ?? null,
     completed_at: completedAt ?? null,
-  } as ScanRecord & { started_at: string | null; completed_at: string | null };
+    evidence,
+  } as ValidScan;
   const scores = record as unknown as Record<ScoreName, number | null>;
   for (const name of SCORE_NAMES) scores[name] = null;
   let anyScore = false;
@@ -189,7 +205,8 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
   if (startedAt && completedAt && startedAt > completedAt) {
     errors.push(`started_at ${startedAt} is after completed_at ${completedAt}`);
   }
-  if (status === "completed" && errors.length === 0) {
+  // Without derivation the scores are stored exactly as given (fixtures with a missing composite or overall).
+  if (status === "completed" && errors.length === 0 && options.deriveScores !== false) {
     fillDerivedScores(scores);
     if (typeof scores.overall_score !== "number") {
       errors.push("a completed scan needs overall_score, or sub-scores to derive it from");
@@ -197,4 +214,34 @@ export function validateRecord(value: unknown, csv: boolean): Validation {
   }
   if (errors.length > 0 || !sourceId || !domain || !status) return { ok: false, errors };
   return { ok: true, record };
+}
+
+/** A scan's evidence as JSON text, or null when there is none; a CSV cell holds the JSON text of the object. */
+function evidenceText(raw: unknown, csv: boolean, errors: string[]): string | null {
+  if (raw === undefined || raw === null || raw === "") return null;
+  let value = raw;
+  if (csv && typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      errors.push("evidence is not valid JSON");
+      return null;
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    errors.push("evidence must be a JSON object");
+    return null;
+  }
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch {
+    errors.push("evidence cannot be written as JSON");
+    return null;
+  }
+  if (text.length > EVIDENCE_MAX_CHARS) {
+    errors.push(`evidence takes ${text.length} characters as JSON, more than ${EVIDENCE_MAX_CHARS}`);
+    return null;
+  }
+  return text;
 }
