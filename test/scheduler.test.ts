@@ -230,6 +230,9 @@ describeEachDatabase("scan scheduler", (get) => {
     await s.tick();
     await sites.arrived("slow.test");
     expect(s.state().running).toBe(1);
+    expect(await get().db.selectFrom("scans").select(["status", "completed_at"]).execute()).toEqual([
+      { status: "running", completed_at: null },
+    ]);
     await s.stop("server stopped (SIGTERM)");
     sites.release("slow.test");
     expect(s.state().running).toBe(0);
@@ -244,6 +247,26 @@ describeEachDatabase("scan scheduler", (get) => {
     expect(s.state().last_error?.reason).toBe("server stopped (SIGTERM)");
     await s.tick();
     expect(s.state().running).toBe(0);
+  });
+
+  test("a scan that ignores the stop is stored as failed and its university released", async () => {
+    await universities(get().db, ["deaf.test"]);
+    sites.hold("deaf.test");
+    const s = scheduler({
+      // Reads the page without the signal: it cannot be aborted.
+      scan: (target, options) => fixtureScan(sites, clock)(target, options, new AbortController().signal),
+    });
+    await s.tick();
+    await sites.arrived("deaf.test");
+    await s.stop("server stopped (SIGTERM)", 0);
+    sites.release("deaf.test");
+    await s.settle();
+    const scans = await get().db.selectFrom("scans").select("status").execute();
+    expect(scans).toEqual([{ status: "failed" }]);
+    const claim = await get().db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
+    expect([claim.owner, claim.last_attempt_at]).toEqual([null, null]);
+    const due = await scanStatus(get().db, { now: clock(), everyMs: 30 * DAY, retryMs: DAY });
+    expect(due.due).toBe(1);
   });
 
   test("scan status: due, running, completed and failed in the period, next due, last failures", async () => {

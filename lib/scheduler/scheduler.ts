@@ -240,6 +240,20 @@ export class ScanScheduler {
           scores: {},
         });
       }
+      // The scan is `running` from its claim on, moved on to completed or failed by `store`.
+      await writeRecords(
+        this.db,
+        [
+          {
+            type: "scan",
+            source_id: claim.attempt_id,
+            domain: claim.domain,
+            status: "running",
+            started_at: claim.started_at,
+          },
+        ],
+        { events: false, clock: this.clock, now: this.clock() },
+      );
       // The scan period: one interval up to the claim (probes of the claiming tick itself are not counted).
       const until = parseTimestamp(claim.started_at) ?? this.clock();
       const since = new Date(until.getTime() - this.options.everyMs);
@@ -319,7 +333,8 @@ export class ScanScheduler {
 
   /**
    * Stops claiming, aborts the scans in progress and stores them as failed with `reason`. A scan that does not
-   * end within `graceMs` is released instead (its university due again at once) and its late result dropped.
+   * end within `graceMs` is stored as failed all the same and its claim released (its university due again at
+   * once); its late result is dropped.
    */
   async stop(reason = "server stopped", graceMs = 5_000): Promise<void> {
     this.stopping = reason;
@@ -336,6 +351,8 @@ export class ScanScheduler {
     if (late) {
       for (const a of this.attempts.values()) {
         a.abandoned = true;
+        const failure = this.failure(a.claim, `${reason} (the scan did not end in time)`);
+        await this.store(a.claim, a.claim.attempt_id, failure).catch(() => {});
         await finishClaim(this.db, a.claim.attempt_id, { status: "released" }).catch(() => {});
       }
     }
