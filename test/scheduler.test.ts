@@ -85,6 +85,8 @@ describeEachDatabase("scan scheduler", (get) => {
       concurrency: 4,
       scan: fixtureScan(sites, clock),
       clock,
+      // The hand clock jumps by hours or stands still: look for due universities at every tick.
+      recheckMs: 0,
       ...options,
     });
     made.push(s);
@@ -168,6 +170,20 @@ describeEachDatabase("scan scheduler", (get) => {
       .where("u.domain", "=", "a.test")
       .executeTakeFirstOrThrow();
     expect(latest).toEqual({ domain: "a.test", scan_count: 2, completed_at: isoTimestamp(at(4 * HOUR)) });
+  });
+
+  test("after a look that found nothing due, the next claim waits for the recheck", async () => {
+    await universities(get().db, ["late.test"], { "late.test": 30 * DAY - 5000 });
+    const s = scheduler({ recheckMs: 15_000 });
+    await s.tick();
+    expect((await scansOf(get().db)).length).toBe(0);
+    clock.set(at(10_000));
+    await s.tick();
+    expect((await scansOf(get().db)).length).toBe(0);
+    clock.set(at(15_000));
+    await s.tick();
+    await s.settle();
+    expect((await scansOf(get().db)).map((r) => r.domain)).toEqual(["late.test"]);
   });
 
   test("two schedulers on one database scan each due university exactly once", async () => {

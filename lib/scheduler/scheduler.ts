@@ -70,6 +70,8 @@ export interface SchedulerOptions {
   leaseMs?: number;
   /** A failed attempt is retried after this long (default the interval, at most one day). */
   retryMs?: number;
+  /** After a claim found fewer due universities than it could take, the next claim waits this long (15 s). */
+  recheckMs?: number;
   clock?: Clock;
   newId?: () => string;
   log?: SchedulerLog;
@@ -116,6 +118,7 @@ export class ScanScheduler {
   private lastTick: number | null = null;
   private lastRefresh = Number.NEGATIVE_INFINITY;
   private lastRenew = Number.NEGATIVE_INFINITY;
+  private quietUntil = Number.NEGATIVE_INFINITY;
   private universities = 0;
   private stopping: string | null = null;
   private current: SchedulerState = {
@@ -178,7 +181,11 @@ export class ScanScheduler {
       this.lastRenew = now.getTime();
     }
     const rule = { now, everyMs, retryMs: this.retryMs };
-    const room = Math.min(concurrency - this.attempts.size, Math.floor(this.budget));
+    // Nothing was due at the last look: no claim (a transaction over every university) until the recheck.
+    const room =
+      now.getTime() < this.quietUntil
+        ? 0
+        : Math.min(concurrency - this.attempts.size, Math.floor(this.budget));
     const claims = await claimDueScans(this.db, {
       ...rule,
       owner: this.options.owner,
@@ -187,6 +194,8 @@ export class ScanScheduler {
       newAttemptId: () => `scheduler:${this.options.newId?.() ?? crypto.randomUUID()}`,
     });
     this.budget -= claims.length;
+    if (room > 0 && claims.length < room)
+      this.quietUntil = now.getTime() + (this.options.recheckMs ?? 15_000);
     for (const claim of claims) this.start(claim);
     // Counted after a claim and once a minute: a count over every university is not for every tick.
     if (claims.length > 0 || refreshed) this.current.backlog = await countDue(this.db, rule);
