@@ -66,9 +66,9 @@ let completed = 0;
 let failed = 0;
 const reasons = new Map<string, number>();
 const t0 = performance.now();
+// As `unirank scan` runs: with the memory steward at its default headroom.
+const stopSteward = startMemorySteward(32);
 if (withDb) {
-  // As `unirank scan` runs it: with the memory steward at its default headroom.
-  const stopSteward = startMemorySteward(32);
   const dir = mkdtempSync(join(tmpdir(), "unirank-bench-scan-"));
   const opened = await openDatabase(join(dir, "scan.db"));
   await migrate(opened.db);
@@ -90,7 +90,6 @@ if (withDb) {
   completed = summary.completed;
   failed = summary.failed;
   await opened.close();
-  stopSteward();
   rmSync(dir, { recursive: true, force: true });
 } else {
   let next = 0;
@@ -108,6 +107,7 @@ if (withDb) {
   );
 }
 const seconds = (performance.now() - t0) / 1000;
+stopSteward();
 const cpu = process.cpuUsage(cpu0);
 const scannerCpu = (cpu.user + cpu.system) / 1e6;
 const webCpu = serverCpu() - serverCpu0;

@@ -6,10 +6,9 @@ import { migrate } from "../../lib/schema/migrations.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";
-import { parseResolver } from "../scanner/dns-client.ts";
-import { runScans } from "../scanner/run-scans.ts";
-import { SCANNER_DEFAULTS } from "../scanner/scan-context.ts";
+import { parseResolver } from "../scanner/resolver-address.ts";
 import type { ScanOutcome, ScanTarget } from "../scanner/scan-university.ts";
+import { SCANNER_DEFAULTS } from "../scanner/scanner-defaults.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
 /** Exit code when the run finished but some scans failed. */
@@ -141,6 +140,8 @@ export function registerScan(program: Command): void {
           process.stdout.write("nothing to scan\n");
           return;
         }
+        // Loaded on use: other commands start without the scanner's modules.
+        const { runScans } = await import("../scanner/run-scans.ts");
         const progress = reporter(targets.length, Boolean(process.stderr.isTTY));
         const failures: string[] = [];
         const summary = await runScans(opened.db, targets, {

@@ -65,7 +65,28 @@ export async function runScans(
         completed_at: isoTimestamp(completedAt),
         evidence: fitEvidence(outcome.evidence, EVIDENCE_CHARS),
       } as ScanRecord;
-      await writeRecords(db, [record]);
+      try {
+        await writeRecords(db, [record]);
+      } catch (e) {
+        // The writer refused the outcome (it should not): the scan is closed as failed, saying why.
+        outcome.status = "failed";
+        outcome.failure_reason = `the scan could not be stored: ${e instanceof Error ? e.message : String(e)}`;
+        outcome.scores = {};
+        await writeRecords(db, [
+          {
+            ...base,
+            status: "failed",
+            started_at: isoTimestamp(started),
+            completed_at: isoTimestamp(completedAt),
+            evidence: {
+              observations: null,
+              checks: [],
+              unmeasured: {},
+              failure_reason: outcome.failure_reason,
+            },
+          },
+        ]);
+      }
       if (outcome.status === "completed") summary.completed++;
       else summary.failed++;
       options.onScan?.(target, outcome);

@@ -1,7 +1,12 @@
 import { isIP } from "node:net";
 import { isPrivateAddress } from "../../lib/webhooks/address-guard.ts";
-import { queryDns, type ResolverAddress, systemResolverAddress } from "./dns-client.ts";
+import { queryDns } from "./dns-client.ts";
 import { HostQueue } from "./host-queue.ts";
+import { type ResolverAddress, systemResolverAddress } from "./resolver-address.ts";
+import { SCANNER_DEFAULTS } from "./scanner-defaults.ts";
+
+export { SCANNER_DEFAULTS };
+
 import { ConnectionPool, FetchError } from "./http-client.ts";
 
 /** How a scan behaves; every field has a default (see `docs/scanner.md`). */
@@ -29,14 +34,6 @@ export interface ScannerSettings {
   /** One queue per host shared by concurrent scans (made when not given). */
   hosts?: HostQueue;
 }
-
-export const SCANNER_DEFAULTS = {
-  maxPages: 20,
-  requestTimeoutMs: 10_000,
-  scanTimeoutMs: 120_000,
-  maxBytes: 5 * 1024 * 1024,
-  delayMs: 200,
-} as const;
 
 /** What the collectors of one scan share. */
 export interface ScanContext {

@@ -1,10 +1,10 @@
 import { describe, expect, test } from "bun:test";
 import { parseAge } from "../../src/cli/scan.ts";
 import { mtaStsMode } from "../../src/scanner/collect.ts";
-import { parseResolver } from "../../src/scanner/dns-client.ts";
 import { HostQueue } from "../../src/scanner/host-queue.ts";
 import { parsePage } from "../../src/scanner/html.ts";
 import { parseResponse } from "../../src/scanner/http-client.ts";
+import { parseResolver } from "../../src/scanner/resolver-address.ts";
 
 describe("HostQueue", () => {
   test("one request at a time per host, with the pause between them; other hosts run alongside", async () => {
