@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../config.ts";
-import { parseResolver } from "../scanner/dns-client.ts";
+import { parseResolver } from "../scanner/resolver-address.ts";
 import { startServer } from "../server.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
