@@ -198,7 +198,9 @@ export class ScanScheduler {
       this.quietUntil = now.getTime() + (this.options.recheckMs ?? 15_000);
     for (const claim of claims) this.start(claim);
     // Counted after a claim and once a minute: a count over every university is not for every tick.
+    // A look that claimed nothing found nothing due.
     if (claims.length > 0 || refreshed) this.current.backlog = await countDue(this.db, rule);
+    else if (room > 0) this.current.backlog = 0;
     if (this.probeEveryMs > 0) await this.probeStep(now, elapsed);
   }
 
