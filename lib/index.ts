@@ -91,6 +91,25 @@ export { scanEvidence } from "./queries/scan-evidence.ts";
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";
+// The registry of real universities and the background scan scheduler (the scan function is injected).
+export { importRegistry, type RegistryImportSummary } from "./registry/import-registry.ts";
+export {
+  type RegistryEntry,
+  type RegistrySelection,
+  selectRegistryEntries,
+} from "./registry/registry-entries.ts";
+export type { ProbeResult, UptimeInput } from "./scheduler/probes.ts";
+export { type ScanStatusReport, scanStatus } from "./scheduler/scan-status.ts";
+export {
+  type ProbeFunction,
+  type ScanFunction,
+  type ScanOutcome,
+  ScanScheduler,
+  type ScanTarget,
+  type SchedulerLog,
+  type SchedulerOptions,
+  type SchedulerState,
+} from "./scheduler/scheduler.ts";
 export type { Database, DB, ScanStatus, ScoreColumn } from "./schema/database.ts";
 export { MIGRATIONS, type MigrateResult, migrate } from "./schema/migrations.ts";
 // Scores: the catalogue of the 34 scores, their advice and how the composites derive.

@@ -4,6 +4,9 @@ import { registerAudit } from "./cli/audit.ts";
 import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
+import { registerRegistry } from "./cli/registry.ts";
+import { registerScan } from "./cli/scan.ts";
+import { registerScanStatus } from "./cli/scan-status.ts";
 import { registerSeed } from "./cli/seed.ts";
 import { registerServe } from "./cli/serve.ts";
 import { registerWebhooks } from "./cli/webhooks.ts";
@@ -17,12 +20,15 @@ export function buildCli(): Command {
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
   registerServe(program);
+  registerScan(program);
+  registerScanStatus(program);
   registerSeed(program);
   registerMigrate(program);
   registerKeys(program);
   registerAudit(program);
   registerImport(program);
   registerWebhooks(program);
+  registerRegistry(program);
   return program;
 }
 

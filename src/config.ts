@@ -26,6 +26,14 @@ export interface Config {
   webhookTimeoutMs: number;
   /** MB the resident size may grow above its last post-collection size before a full collection; 0 = off. */
   gcHeadroomMb: number;
+  /** Rescan interval in ms; 0 (default) = `serve` does not scan. */
+  scanEveryMs: number;
+  /** Most scans at once in this server (default 4). */
+  scanConcurrency: number;
+  /** Availability probe interval per university in ms while scanning (default 1 h); 0 = no probes. */
+  probeEveryMs: number;
+  /** How long a claim holds without renewal before another server may take it over (default 10 min). */
+  scanLeaseMs: number;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -52,6 +60,11 @@ export interface ConfigInput {
   /** Seconds, decimals allowed. */
   webhookTimeout?: string | number;
   gcHeadroom?: string | number;
+  /** Durations such as `30d`, `12h`, `90m`, `45s`. */
+  scanEvery?: string;
+  scanConcurrency?: string | number;
+  probeEvery?: string;
+  scanLease?: string;
 }
 
 function integer(
@@ -95,7 +108,35 @@ export function loadConfig(
     ...cacheConfig(cli, env),
     ...webhookConfig(cli, env),
     gcHeadroomMb: integer("gc headroom", cli.gcHeadroom ?? env.UNIRANK_GC_HEADROOM_MB, 32, 65_536),
+    ...scanConfig(cli, env),
   };
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `30d`, `12h`, `90m`, `45s` (or `0`) in milliseconds; at most 365 days. */
+export function parseDuration(name: string, text: string): number {
+  const m = /^([0-9]{1,6})(s|m|h|d)?$/.exec(text.trim());
+  const ms = m ? Number(m[1]) * (UNIT_MS[m[2] ?? "s"] ?? 1000) : Number.NaN;
+  if (!m || (ms === 0 && m[1] !== "0") || ms > 365 * UNIT_MS.d!)
+    throw new Error(`${name} must be a duration such as 30d, 12h, 90m or 45s (0 = off, at most 365d)`);
+  return ms;
+}
+
+/** `--scan-every` / `UNIRANK_SCAN_EVERY`, `--scan-concurrency` / `UNIRANK_SCAN_CONCURRENCY`, `--probe-every` / `UNIRANK_PROBE_EVERY`. */
+function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
+  const scanEveryMs = parseDuration("scan interval", cli.scanEvery ?? (env.UNIRANK_SCAN_EVERY || "0"));
+  const scanConcurrency = integer(
+    "scan concurrency",
+    cli.scanConcurrency ?? env.UNIRANK_SCAN_CONCURRENCY,
+    4,
+    64,
+  );
+  if (scanConcurrency < 1) throw new Error("scan concurrency must be an integer from 1 to 64");
+  const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? (env.UNIRANK_PROBE_EVERY || "1h"));
+  const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? (env.UNIRANK_SCAN_LEASE || "10m"));
+  if (scanLeaseMs < 3000) throw new Error("scan lease must be at least 3s");
+  return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs };
 }
 
 /** `--allow-private-webhooks` / `UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1`; `--webhook-timeout` / `UNIRANK_WEBHOOK_TIMEOUT` (s). */

@@ -13,6 +13,7 @@ import { routable } from "./http/route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import { hostProbes } from "./probes.ts";
+import type { ScanService, ServeScanSettings } from "./scanning.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -54,14 +55,27 @@ export function appContext(config: Config, opened: OpenedDatabase, log: Logger):
 
 export interface RunningServer {
   url: string;
-  stop(): Promise<void>;
+  /** Stops scanning (scans in progress are stored as failed with `reason`), then the server. */
+  stop(reason?: string): Promise<void>;
 }
 
 /** Starts the HTTP server on the configured host and port. */
-export async function startServer(config: Config, options: { quiet?: boolean } = {}): Promise<RunningServer> {
+export async function startServer(
+  config: Config,
+  options: { quiet?: boolean; scanSettings?: ServeScanSettings } = {},
+): Promise<RunningServer> {
   const log = createLogger(config.logDir, options);
   const opened = await prepareDatabase(config, log);
-  const ctx = appContext(config, opened, log);
+  // Continuous scanning when --scan-every is set (off by default).
+  // Loaded only then: the scanner's modules are not part of every start.
+  const scanning: ScanService | null =
+    config.scanEveryMs > 0
+      ? (await import("./scanning.ts")).startScanning(opened.db, config, {
+          log,
+          settings: options.scanSettings,
+        })
+      : null;
+  const ctx = { ...appContext(config, opened, log), ...(scanning ? { scanner: scanning.state } : {}) };
   let server: Bun.Server<undefined> | undefined;
   const access = createAccessGuard({
     db: opened.db,
@@ -94,7 +108,8 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
   });
   return {
     url,
-    async stop() {
+    async stop(reason = "server stopped") {
+      await scanning?.stop(reason);
       stopSteward();
       server.stop(true);
       await webhooks.stop();

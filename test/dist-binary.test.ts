@@ -232,6 +232,15 @@ describe("dist: the standalone executable", () => {
     }
   });
 
+  test("the registry of real universities is embedded: registry import needs no file", async () => {
+    const imported = await run(["registry", "import", "--country", "CH", "--db", "registry.db"]);
+    expect(imported.code, imported.stderr).toBe(0);
+    expect(imported.stdout).toContain("76 listed, 76 added");
+    const status = await run(["scan", "status", "--json", "--db", "registry.db"]);
+    expect(status.code, status.stderr).toBe(0);
+    expect(JSON.parse(status.stdout).due).toBe(76);
+  });
+
   test("import a small file with the binary; the running server serves it", async () => {
     const help = await run(["--help"]);
     if (!/^ {2}import\b/m.test(help.stdout)) {

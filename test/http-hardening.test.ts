@@ -12,7 +12,7 @@ import { API_KEY_PATTERN } from "../lib/access/api-key-format.ts";
 import { redactPath } from "../lib/access/audit-log.ts";
 import { type CreatedKey, createKey, readAudit, signRequest } from "../lib/index.ts";
 import { parseQueryString } from "../lib/params/query-string.ts";
-import type { Config } from "../src/config.ts";
+import { type Config, loadConfig } from "../src/config.ts";
 import { type OpenedDatabase, openDatabase } from "../src/db/open.ts";
 import { createFetchHandler, unirank } from "../src/elysia.ts";
 import { createAccessGuard } from "../src/http/access.ts";
@@ -63,17 +63,13 @@ const get = (target: string, ...headerLines: string[]) =>
   `GET ${target} HTTP/1.1\r\n${headerLines.map((h) => `${h}\r\n`).join("")}Connection: close\r\n\r\n`;
 
 const config = (dir: string, rateLimit: number): Config => ({
+  ...loadConfig({}, {}),
   port: 0,
   host: "127.0.0.1",
   db: join(dir, "unirank.db"),
   rateLimit,
-  trustProxy: [],
-  auditRetentionDays: 90,
   logDir: join(dir, "logs"),
   minFreeDiskGb: 0,
-  cache: true,
-  cacheEntries: 1000,
-  allowPrivateWebhooks: false,
   webhookTimeoutMs: 1000,
   gcHeadroomMb: 0,
 });

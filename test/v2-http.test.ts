@@ -180,7 +180,9 @@ describeEachDatabase("http v2", (get) => {
           "started_at",
           "completed_at",
           "scores",
+          "evidence",
         ]);
+        expect(body.data.evidence).toBeNull(); // imported without evidence
         expect(body.data.status).toBe("completed");
         expect(Object.keys(body.data.scores)).toEqual([...SCORE_NAMES]);
         expect(body.data.scores.overall_score).toBe(62);

@@ -1,6 +1,7 @@
 import { notFound } from "../errors.ts";
 import type { DB, ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES } from "../scores/catalogue.ts";
+import { scanEvidence } from "./scan-evidence.ts";
 import { pickScores, type Scores } from "./shapes.ts";
 
 export interface UniversityRef {
@@ -18,6 +19,8 @@ export interface ScanDetail {
   completed_at: string | null;
   /** Every score, in catalogue order; null unless the scan is completed. */
   scores: Scores | null;
+  /** Observations and per-check points (`unirank scan`), or what an imported record carried; null without. */
+  evidence: Record<string, unknown> | null;
 }
 
 /** One scan of any status with its university; 404 for an unknown id. */
@@ -39,6 +42,7 @@ export async function getScan(db: DB, id: number): Promise<ScanDetail> {
     .where("s.id", "=", id)
     .executeTakeFirst();
   if (!row) throw notFound(`Scan ${id} does not exist`);
+  const evidence = await scanEvidence(db, id);
   return {
     id: Number(row.id),
     university: {
@@ -51,5 +55,6 @@ export async function getScan(db: DB, id: number): Promise<ScanDetail> {
     started_at: row.started_at ?? null,
     completed_at: row.completed_at ?? null,
     scores: row.status === "completed" ? pickScores(row as Record<string, unknown>) : null,
+    evidence,
   };
 }

@@ -1,5 +1,6 @@
 import { sql } from "kysely";
 import { sharedRead } from "../db/shared-read.ts";
+import type { SchedulerState } from "../scheduler/scheduler.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 
@@ -22,6 +23,15 @@ export interface HealthOptions {
   /** Free disk below this many GB makes the disk check warn. */
   minFreeDiskGb?: number;
   clock?: Clock;
+  /** The scan scheduler's state, when this server scans. */
+  scanner?: () => SchedulerState;
+}
+
+export interface ScannerCheck {
+  status: CheckStatus;
+  running: number;
+  backlog: number;
+  last_error: SchedulerState["last_error"];
 }
 
 export interface Health {
@@ -33,6 +43,8 @@ export interface Health {
     disk: { status: CheckStatus; free_gb: number | null };
     logs: { status: CheckStatus; writable: boolean };
     cache: { status: CheckStatus; entries: number };
+    /** Present while this server scans; warns when the scheduler's own last step failed. */
+    scanner?: ScannerCheck;
   };
 }
 
@@ -76,7 +88,14 @@ export async function health(db: DB, options: HealthOptions): Promise<Health> {
   const logsOk = writable === true;
   const logs = { status: (logsOk ? "ok" : "warn") as CheckStatus, writable: logsOk };
   const cache = { status: "ok" as CheckStatus, entries: probes.cacheEntries() };
-  const checks = { database, disk, logs, cache };
+  const scanning = options.scanner?.();
+  const scanner: ScannerCheck | undefined = scanning && {
+    status: scanning.broken ? "warn" : "ok",
+    running: scanning.running,
+    backlog: scanning.backlog,
+    last_error: scanning.last_error,
+  };
+  const checks = { database, disk, logs, cache, ...(scanner ? { scanner } : {}) };
   const status: HealthStatus =
     database.status === "error"
       ? "unhealthy"

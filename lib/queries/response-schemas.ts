@@ -1,5 +1,6 @@
 import { type TSchema, Type } from "@sinclair/typebox";
 import { StringEnum } from "../params/types.ts";
+import { ScanEvidenceSchema } from "../scanner/evidence.ts";
 import { CATEGORY_NAMES, SCORE_BY_NAME, SCORE_NAMES, SUB_SCORE_NAMES } from "../scores/catalogue.ts";
 
 /**
@@ -136,6 +137,23 @@ export const HealthSchema = Type.Object(
         disk: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         logs: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         cache: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        scanner: Type.Optional(
+          Type.Object(
+            {
+              status: Type.String(),
+              running: Type.Integer({ description: "Scans in progress in this server" }),
+              backlog: Type.Integer({ description: "Universities due and not yet claimed" }),
+              last_error: Type.Union([
+                Type.Object(
+                  { at: Type.String(), domain: Type.Optional(Type.String()), reason: Type.String() },
+                  { additionalProperties: false },
+                ),
+                Type.Null(),
+              ]),
+            },
+            { additionalProperties: true, description: "Present while `serve` scans (--scan-every)" },
+          ),
+        ),
       },
       { additionalProperties: true },
     ),
@@ -152,6 +170,10 @@ export const ScanDetailSchema = Type.Object({
   started_at: NullableTimestamp(),
   completed_at: NullableTimestamp(),
   scores: Type.Union([ScoresSchema, Type.Null()], { description: "null unless the scan is completed" }),
+  evidence: Type.Union([ScanEvidenceSchema, Type.Null()], {
+    description:
+      "What `unirank scan` observed and the points of every check (docs/scanner.md); an imported scan's evidence is the object its record carried; null without",
+  }),
 });
 
 export const ScanSummarySchema = Type.Object({

@@ -1,4 +1,4 @@
-/** `unirank/scanner`: the scanner's pure side — observation types and the rubrics that turn them into points. */
+/** `unirank/scanner`: the scanner's pure side — observation types, the rubrics that turn them into points, evidence. */
 export * from "./browser/accessibility-rubric.ts";
 export * from "./browser/log-normal.ts";
 export * from "./browser/mobile-rubric.ts";
@@ -7,8 +7,25 @@ export * from "./browser/rubric.ts";
 export * from "./browser/speed-rubric.ts";
 export * from "./browser/web-vitals-rubric.ts";
 export * from "./check.ts";
+export * from "./email.ts";
+export * from "./evidence.ts";
+export * from "./hsts.ts";
+export * from "./http2.ts";
+export * from "./languages.ts";
+export * from "./links.ts";
+export * from "./observations.ts";
+export * from "./page-weight.ts";
 export * from "./part.ts";
+export { scoredFrom, tiered, unmeasured } from "./points.ts";
+export * from "./scan-targets.ts";
+export * from "./score-observations.ts";
+export * from "./security-headers.ts";
+export * from "./seo.ts";
+export * from "./sitemap.ts";
 export * from "./sources/greenweb.ts";
 export * from "./sources/host-match.ts";
 export * from "./sources/openalex.ts";
 export * from "./sources/wikidata.ts";
+export * from "./tls-certificate.ts";
+export * from "./tls-versions.ts";
+export * from "./uptime.ts";

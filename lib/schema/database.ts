@@ -1,4 +1,5 @@
 import type { Generated, Kysely } from "kysely";
+import type { AvailabilityProbesTable, ScanClaimsTable } from "../scheduler/tables.ts";
 import type { RankedScoreName, ScoreName } from "../scores/catalogue.ts";
 import type {
   WebhookAttemptsTable,
@@ -73,6 +74,8 @@ export interface Database {
   webhook_receivers: WebhookReceiversTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;
+  scan_claims: ScanClaimsTable;
+  availability_probes: AvailabilityProbesTable;
 }
 
 export type DB = Kysely<Database>;

@@ -6,6 +6,7 @@ import * as previousScan from "./migrations/004-previous-scan.ts";
 import * as rankingsInMemory from "./migrations/005-rankings-in-memory.ts";
 import * as scanCount from "./migrations/006-scan-count.ts";
 import * as scanEvidence from "./migrations/008-scan-evidence.ts";
+import * as scanClaims from "./migrations/009-scan-claims.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "005-rankings-in-memory": rankingsInMemory,
   "006-scan-count": scanCount,
   "008-scan-evidence": scanEvidence,
+  "009-scan-claims": scanClaims,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

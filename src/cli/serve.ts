@@ -1,7 +1,26 @@
-import type { Command } from "commander";
+import { readFileSync } from "node:fs";
+import { type Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../config.ts";
+import { parseResolver } from "../scanner/resolver-address.ts";
 import { startServer } from "../server.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+
+function resolverOption(v: string) {
+  try {
+    return parseResolver(v);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
+function portsOption(v: string): { http: number; https: number } {
+  const m = /^(\d+),(\d+)$/.exec(v);
+  const http = Number(m?.[1]);
+  const https = Number(m?.[2]);
+  if (!m || http < 1 || http > 65535 || https < 1 || https > 65535)
+    throw new InvalidArgumentError("--scan-ports takes HTTP,HTTPS port numbers, e.g. 8080,8443");
+  return { http, https };
+}
 
 export function registerServe(program: Command): void {
   program
@@ -48,14 +67,54 @@ export function registerServe(program: Command): void {
       "MB the resident size may grow past its last post-collection size before a full collection, 0 = off (env UNIRANK_GC_HEADROOM_MB; default 32)",
       positiveInt("gc headroom", 65_536),
     )
+    .option(
+      "--scan-every <duration>",
+      "scan in the background: rescan each university this often, e.g. 30d (env UNIRANK_SCAN_EVERY; default off)",
+    )
+    .option(
+      "--scan-concurrency <n>",
+      "most scans at once in this server (env UNIRANK_SCAN_CONCURRENCY; default 4)",
+    )
+    .option(
+      "--probe-every <duration>",
+      "availability probe of each home page this often while scanning, 0 = off (env UNIRANK_PROBE_EVERY; default 1h)",
+    )
+    .option(
+      "--scan-lease <duration>",
+      "a claim not renewed for this long is taken over by another server (env UNIRANK_SCAN_LEASE; default 10m)",
+    )
+    .option(
+      "--scan-resolver <host:port>",
+      "DNS resolver of the scans (default: the system's first)",
+      resolverOption,
+    )
+    .option("--scan-contact <url>", "contact URL or e-mail named in the scans' User-Agent")
+    .option("--scan-ca-file <path>", "extra trusted CA certificates (PEM) for the scans' certificate check")
+    .option("--scan-allow-private-targets", "scan sites on loopback and private addresses (tests, intranets)")
+    .option(
+      "--scan-ports <http,https>",
+      "ports the scans use for URLs without one (default 80,443)",
+      portsOption,
+    )
     .action(async (opts) => {
       const config = loadConfig(opts);
-      const server = await startServer(config);
-      const stop = async () => {
-        await server.stop();
+      const server = await startServer(config, {
+        scanSettings: {
+          resolver: opts.scanResolver,
+          contact: opts.scanContact,
+          ca: opts.scanCaFile ? [readFileSync(opts.scanCaFile, "utf8")] : undefined,
+          allowPrivateTargets: Boolean(opts.scanAllowPrivateTargets),
+          ports: opts.scanPorts,
+        },
+      });
+      let stopping = false;
+      const stop = (signal: string) => async () => {
+        if (stopping) return;
+        stopping = true;
+        await server.stop(`server stopped (${signal})`);
         process.exit(0);
       };
-      process.on("SIGINT", stop);
-      process.on("SIGTERM", stop);
+      process.on("SIGINT", stop("SIGINT"));
+      process.on("SIGTERM", stop("SIGTERM"));
     });
 }

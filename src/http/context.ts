@@ -1,4 +1,4 @@
-import type { Clock, DB, HealthProbes } from "../../lib/index.ts";
+import type { Clock, DB, HealthProbes, SchedulerState } from "../../lib/index.ts";
 import type { AccessGuard } from "./access.ts";
 import type { ResponseCache } from "./cache.ts";
 
@@ -9,6 +9,8 @@ export interface AppContext {
   clock: Clock;
   probes: HealthProbes;
   minFreeDiskGb: number;
+  /** The scan scheduler's state while `serve` scans (the `scanner` check of /health). */
+  scanner?: () => SchedulerState;
   /**
    * Response cache of public GET answers, invalidated by the data generation. Omitted: the app makes its
    * own (default size); `false`: no caching.

@@ -7,7 +7,7 @@ export function healthRoute(ctx: AppContext): RouteSpec {
     version: "none",
     path: "/health",
     operationId: "health",
-    summary: "Service health with real checks (database, disk, logs, cache)",
+    summary: "Service health with real checks (database, disk, logs, cache; scanner while it scans)",
     tags: ["health"],
     cache: "no-store",
     raw: true,
@@ -18,6 +18,7 @@ export function healthRoute(ctx: AppContext): RouteSpec {
         probes: ctx.probes,
         minFreeDiskGb: ctx.minFreeDiskGb,
         clock: ctx.clock,
+        scanner: ctx.scanner,
       });
       return { data: body, status: body.status === "unhealthy" ? 503 : 200 };
     },

@@ -1,0 +1,134 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate } from "../lib/schema/migrations.ts";
+import { writeRecords } from "../lib/write/write-records.ts";
+import { openDatabase } from "../src/db/open.ts";
+import { startMemorySteward } from "../src/memory-steward.ts";
+import { runScans } from "../src/scanner/run-scans.ts";
+import { type ScanOptions, scanUniversity } from "../src/scanner/scan-university.ts";
+import { BUN, rssOf } from "./proc.ts";
+
+/**
+ * Scans per second and peak RSS of the scanner over loopback fixture universities (no browser):
+ * `bun bench/scan.ts [--count 1000] [--concurrency 32] [--db]`. The fixture web runs in its own process;
+ * `--db` writes every scan through runScans into a temporary SQLite file.
+ */
+const arg = (name: string, fallback: number) => {
+  const i = process.argv.indexOf(name);
+  return i > 0 ? Number(process.argv[i + 1]) : fallback;
+};
+const count = arg("--count", 1000);
+const concurrency = arg("--concurrency", 32);
+const withDb = process.argv.includes("--db");
+
+const server = Bun.spawn([BUN, join(import.meta.dir, "scan-web-server.ts")], {
+  stdout: "pipe",
+  stderr: "inherit",
+});
+const reader = (server.stdout as ReadableStream<Uint8Array>).getReader();
+let line = "";
+while (!line.includes("\n")) {
+  const { value, done } = await reader.read();
+  if (done) throw new Error("the fixture web did not start");
+  line += new TextDecoder().decode(value);
+}
+const web = JSON.parse(line) as {
+  resolver: ScanOptions["resolver"];
+  ports: ScanOptions["ports"];
+  ca: string;
+};
+const options: ScanOptions = {
+  resolver: web.resolver,
+  ports: web.ports,
+  ca: [web.ca],
+  allowPrivateTargets: true,
+  delayMs: 0,
+};
+const domains = Array.from({ length: count }, (_, i) => `u${String(i).padStart(5, "0")}.bench.test`);
+
+let peak = rssOf(process.pid) ?? 0;
+const samples: number[] = [];
+const sampler = setInterval(() => {
+  const rss = rssOf(process.pid) ?? 0;
+  peak = Math.max(peak, rss);
+  samples.push(rss);
+}, 100);
+
+const cpu0 = process.cpuUsage();
+const serverCpu = () => {
+  // utime + stime of the fixture web, in clock ticks (100 a second on Linux).
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+const serverCpu0 = serverCpu();
+let completed = 0;
+let failed = 0;
+const reasons = new Map<string, number>();
+const t0 = performance.now();
+// As `unirank scan` runs: with the memory steward at its default headroom.
+const stopSteward = startMemorySteward(32);
+if (withDb) {
+  const dir = mkdtempSync(join(tmpdir(), "unirank-bench-scan-"));
+  const opened = await openDatabase(join(dir, "scan.db"));
+  await migrate(opened.db);
+  await writeRecords(
+    opened.db,
+    domains.map((domain) => ({ type: "university" as const, domain, name: domain, country: "NL" })),
+  );
+  const summary = await runScans(
+    opened.db,
+    domains.map((domain) => ({ domain })),
+    {
+      ...options,
+      concurrency,
+      onScan: (_, o) => {
+        if (o.failure_reason) reasons.set(o.failure_reason, (reasons.get(o.failure_reason) ?? 0) + 1);
+      },
+    },
+  );
+  completed = summary.completed;
+  failed = summary.failed;
+  await opened.close();
+  rmSync(dir, { recursive: true, force: true });
+} else {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < domains.length; i = next++) {
+        const o = await scanUniversity({ domain: domains[i] as string }, options);
+        if (o.status === "completed") completed++;
+        else {
+          failed++;
+          reasons.set(o.failure_reason ?? "", (reasons.get(o.failure_reason ?? "") ?? 0) + 1);
+        }
+      }
+    }),
+  );
+}
+const seconds = (performance.now() - t0) / 1000;
+stopSteward();
+const cpu = process.cpuUsage(cpu0);
+const scannerCpu = (cpu.user + cpu.system) / 1e6;
+const webCpu = serverCpu() - serverCpu0;
+clearInterval(sampler);
+server.kill("SIGTERM");
+await server.exited;
+
+const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
+const quarter = Math.floor(samples.length / 4);
+const firstQuarter = Math.max(...samples.slice(0, Math.max(quarter, 1)));
+const lastQuarter = Math.max(...samples.slice(-Math.max(quarter, 1)));
+console.log(
+  `scanned ${count} universities at concurrency ${concurrency}${withDb ? " through runScans into SQLite" : ""}: ` +
+    `${completed} completed, ${failed} failed in ${seconds.toFixed(1)} s = ${(count / seconds).toFixed(1)} scans/s`,
+);
+console.log(
+  `scanner RSS: peak ${mb(peak)}, highest sample in the first quarter ${mb(firstQuarter)}, in the last quarter ${mb(lastQuarter)}`,
+);
+console.log(
+  `CPU: scanner ${scannerCpu.toFixed(1)} s (${((1000 * scannerCpu) / count).toFixed(1)} ms a scan, ${(count / scannerCpu).toFixed(0)} scans per CPU-second), fixture web ${webCpu.toFixed(1)} s; load average ${loadavg()
+    .map((x) => x.toFixed(1))
+    .join(" ")}`,
+);
+for (const [reason, n] of reasons) console.log(`  ${n} × ${reason}`);

@@ -1,0 +1,46 @@
+import { type Static, Type } from "@sinclair/typebox";
+import { ObservationsSchema } from "./observations.ts";
+
+export const CheckPointsSchema = Type.Object({
+  id: Type.String({ description: "`<area>.<check>`, documented in docs/scanner.md" }),
+  score: Type.String({ description: "The sub-score the check counts towards" }),
+  label: Type.String(),
+  points: Type.Number(),
+  max: Type.Number(),
+  detail: Type.String({ description: "What was observed" }),
+  remediation: Type.Union([Type.String(), Type.Null()], { description: "How to earn the missing points" }),
+});
+
+/** What a scan keeps besides its scores: the observations, the points of every check, why a score is null. */
+export const ScanEvidenceSchema = Type.Object(
+  {
+    observations: Type.Union([ObservationsSchema, Type.Null()]),
+    checks: Type.Array(CheckPointsSchema),
+    unmeasured: Type.Record(Type.String(), Type.String(), { description: "Sub-score → why it is null" }),
+    failure_reason: Type.Optional(Type.String({ description: "Why a failed scan failed" })),
+  },
+  { description: "Observations and per-check points behind a scan's scores (scans made by `unirank scan`)" },
+);
+
+export type ScanEvidence = Static<typeof ScanEvidenceSchema>;
+
+/**
+ * The evidence cut to at most `maxChars` characters of JSON: first each page's links beyond 50, then the crawled
+ * pages after the home page, then the observations altogether (the checks and reasons are always kept).
+ */
+export function fitEvidence(evidence: ScanEvidence, maxChars: number): ScanEvidence {
+  const size = (e: ScanEvidence) => JSON.stringify(e).length;
+  if (size(evidence) <= maxChars || !evidence.observations) return evidence;
+  const o = evidence.observations;
+  const fewerLinks: ScanEvidence = {
+    ...evidence,
+    observations: { ...o, pages: o.pages.map((p) => ({ ...p, links: p.links.slice(0, 50) })) },
+  };
+  if (size(fewerLinks) <= maxChars) return fewerLinks;
+  const homeOnly: ScanEvidence = {
+    ...fewerLinks,
+    observations: { ...o, pages: (fewerLinks.observations?.pages ?? []).slice(0, 1) },
+  };
+  if (size(homeOnly) <= maxChars) return homeOnly;
+  return { ...evidence, observations: null };
+}

@@ -1,0 +1,372 @@
+import type { DB } from "../schema/database.ts";
+import type { ScoreName } from "../scores/catalogue.ts";
+import { fillDerivedScores } from "../scores/derive.ts";
+import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
+import type { ScanRecord } from "../write/records.ts";
+import { writeRecords } from "../write/write-records.ts";
+import {
+  type ClaimedScan,
+  claimDueScans,
+  countDue,
+  ensureClaimRows,
+  finishClaim,
+  renewLeases,
+} from "./claims.ts";
+import {
+  claimDueProbes,
+  type ProbeResult,
+  pruneProbes,
+  recordProbes,
+  type UptimeInput,
+  uptimeBetween,
+} from "./probes.ts";
+
+export interface ScanTarget {
+  domain: string;
+  name?: string;
+  country?: string;
+}
+
+/** What a scan of one university gives back. */
+export interface ScanOutcome {
+  status: "completed" | "failed";
+  started_at: string;
+  completed_at: string;
+  failure_reason?: string;
+  scores: Partial<Record<ScoreName, number | null>>;
+  evidence?: unknown;
+}
+
+/** Scans one university; must end (failed is fine) soon after `signal` aborts. */
+export type ScanFunction = (
+  target: ScanTarget,
+  options: { uptime: UptimeInput },
+  signal: AbortSignal,
+) => Promise<ScanOutcome>;
+
+/** One availability probe of a university's home page. */
+export type ProbeFunction = (domain: string, signal: AbortSignal) => Promise<ProbeResult>;
+
+export type SchedulerLog = (
+  level: "info" | "warn" | "error",
+  message: string,
+  fields?: Record<string, unknown>,
+) => void;
+
+export interface SchedulerOptions {
+  /** This server's name on its leases: unique among the servers sharing the database. */
+  owner: string;
+  /** A university is rescanned once its latest completed scan is this old. */
+  everyMs: number;
+  /** Most scans at once in this server. */
+  concurrency: number;
+  scan: ScanFunction;
+  /** Availability probes every this long per university; 0 (default) turns them off. */
+  probeEveryMs?: number;
+  probe?: ProbeFunction;
+  /** Most probes at once (default 8). */
+  probeConcurrency?: number;
+  /** Lease of a claim, renewed while the scan runs (default 10 minutes). */
+  leaseMs?: number;
+  /** A failed attempt is retried after this long (default the interval, at most one day). */
+  retryMs?: number;
+  /** After a claim found fewer due universities than it could take, the next claim waits this long (15 s). */
+  recheckMs?: number;
+  clock?: Clock;
+  newId?: () => string;
+  log?: SchedulerLog;
+}
+
+/** What `/health` shows of the scheduler. */
+export interface SchedulerState {
+  running: number;
+  /** Universities due and not yet claimed, as of the last tick. */
+  backlog: number;
+  last_error: { at: string; domain?: string; reason: string } | null;
+  /** Scans this server finished since it started. */
+  completed: number;
+  failed: number;
+  /** The scheduler's own last step failed (the database, not a site). */
+  broken: boolean;
+}
+
+interface Attempt {
+  claim: ClaimedScan;
+  controller: AbortController;
+  done: Promise<void>;
+  abandoned: boolean;
+}
+
+const DAY = 86_400_000;
+const REFRESH_MS = 60_000;
+
+/**
+ * Continuous scanning. Each `tick` (the caller's timer, or a test's hand) leases due universities, starts their
+ * scans in the background, renews the leases of the scans in progress and probes availability. Scans are paced
+ * so that every university is scanned once per interval: the allowance grows by `universities / every` per
+ * millisecond, capped at the concurrency, so a backlog is spread over the interval instead of scanned at once.
+ */
+export class ScanScheduler {
+  private readonly attempts = new Map<string, Attempt>();
+  private readonly probesInFlight = new Set<Promise<void>>();
+  private readonly clock: Clock;
+  private readonly leaseMs: number;
+  private readonly retryMs: number;
+  private readonly probeEveryMs: number;
+  private budget = 1;
+  private probeBudget = 1;
+  private lastTick: number | null = null;
+  private lastRefresh = Number.NEGATIVE_INFINITY;
+  private lastRenew = Number.NEGATIVE_INFINITY;
+  private quietUntil = Number.NEGATIVE_INFINITY;
+  private universities = 0;
+  private stopping: string | null = null;
+  private current: SchedulerState = {
+    running: 0,
+    backlog: 0,
+    last_error: null,
+    completed: 0,
+    failed: 0,
+    broken: false,
+  };
+
+  constructor(
+    private readonly db: DB,
+    private readonly options: SchedulerOptions,
+  ) {
+    this.clock = options.clock ?? systemClock;
+    this.leaseMs = options.leaseMs ?? 600_000;
+    this.retryMs = options.retryMs ?? Math.min(options.everyMs, DAY);
+    this.probeEveryMs = options.probe ? (options.probeEveryMs ?? 0) : 0;
+  }
+
+  state(): SchedulerState {
+    return { ...this.current, running: this.attempts.size };
+  }
+
+  /** One step: claim and start what is due, renew leases, probe. Never throws; a failure shows in `state()`. */
+  async tick(): Promise<void> {
+    if (this.stopping) return;
+    try {
+      await this.step();
+      this.current.broken = false;
+    } catch (e) {
+      this.current.broken = true;
+      this.noteError(undefined, `scheduler: ${e instanceof Error ? e.message : String(e)}`);
+      this.options.log?.("error", "scan scheduler step failed", { error: String(e) });
+    }
+  }
+
+  private async step(): Promise<void> {
+    const now = this.clock();
+    const elapsed = this.lastTick === null ? 0 : Math.max(0, now.getTime() - this.lastTick);
+    this.lastTick = now.getTime();
+    const refreshed = now.getTime() - this.lastRefresh >= REFRESH_MS;
+    if (refreshed) {
+      await ensureClaimRows(this.db);
+      const row = await this.db
+        .selectFrom("scan_claims")
+        .select((eb) => eb.fn.countAll().as("n"))
+        .executeTakeFirst();
+      this.universities = Number(row?.n ?? 0);
+      const keep = Math.max(this.options.everyMs, this.probeEveryMs) * 2;
+      if (this.probeEveryMs > 0) await pruneProbes(this.db, new Date(now.getTime() - keep));
+      this.lastRefresh = now.getTime();
+    }
+    const { concurrency, everyMs } = this.options;
+    this.budget = Math.min(Math.max(concurrency, 1), this.budget + (elapsed * this.universities) / everyMs);
+    // Leases are renewed a third of the way through, so a live server never lets one lapse.
+    if (this.attempts.size > 0 && now.getTime() - this.lastRenew >= this.leaseMs / 3) {
+      await renewLeases(this.db, this.options.owner, [...this.attempts.keys()], now, this.leaseMs);
+      this.lastRenew = now.getTime();
+    }
+    const rule = { now, everyMs, retryMs: this.retryMs };
+    // Nothing was due at the last look: no claim (a transaction over every university) until the recheck.
+    const room =
+      now.getTime() < this.quietUntil
+        ? 0
+        : Math.min(concurrency - this.attempts.size, Math.floor(this.budget));
+    const claims = await claimDueScans(this.db, {
+      ...rule,
+      owner: this.options.owner,
+      limit: room,
+      leaseMs: this.leaseMs,
+      newAttemptId: () => `scheduler:${this.options.newId?.() ?? crypto.randomUUID()}`,
+    });
+    this.budget -= claims.length;
+    if (room > 0 && claims.length < room)
+      this.quietUntil = now.getTime() + (this.options.recheckMs ?? 15_000);
+    for (const claim of claims) this.start(claim);
+    // Counted after a claim and once a minute: a count over every university is not for every tick.
+    // A look that claimed nothing found nothing due.
+    if (claims.length > 0 || refreshed) this.current.backlog = await countDue(this.db, rule);
+    else if (room > 0) this.current.backlog = 0;
+    if (this.probeEveryMs > 0) await this.probeStep(now, elapsed);
+  }
+
+  private async probeStep(now: Date, elapsed: number): Promise<void> {
+    const most = this.options.probeConcurrency ?? 8;
+    this.probeBudget = Math.min(most, this.probeBudget + (elapsed * this.universities) / this.probeEveryMs);
+    const room = Math.min(most - this.probesInFlight.size, Math.floor(this.probeBudget));
+    const targets = await claimDueProbes(this.db, { now, everyMs: this.probeEveryMs, limit: room });
+    this.probeBudget -= targets.length;
+    for (const t of targets) {
+      const p = this.probeOne(t.university_id, t.domain, now).finally(() => this.probesInFlight.delete(p));
+      this.probesInFlight.add(p);
+    }
+  }
+
+  private async probeOne(universityId: number, domain: string, at: Date): Promise<void> {
+    const probe = this.options.probe as ProbeFunction;
+    let result: ProbeResult;
+    try {
+      result = await probe(domain, new AbortController().signal);
+    } catch (e) {
+      result = { answered: false, error: e instanceof Error ? e.message : String(e) };
+    }
+    try {
+      await recordProbes(this.db, [{ university_id: universityId, probed_at: at, result }]);
+    } catch (e) {
+      this.options.log?.("warn", "availability probe not stored", { domain, error: String(e) });
+    }
+  }
+
+  private start(claim: ClaimedScan): void {
+    const controller = new AbortController();
+    const attempt: Attempt = { claim, controller, done: Promise.resolve(), abandoned: false };
+    attempt.done = this.run(attempt).finally(() => this.attempts.delete(claim.attempt_id));
+    this.attempts.set(claim.attempt_id, attempt);
+  }
+
+  private async run(attempt: Attempt): Promise<void> {
+    const { claim, controller } = attempt;
+    try {
+      if (claim.stale) {
+        const reason = `lease expired: ${claim.stale.owner} stopped before finishing the scan`;
+        await this.store(claim, claim.stale.attempt_id, {
+          status: "failed",
+          started_at: claim.stale.started_at ?? claim.started_at,
+          completed_at: isoTimestamp(this.clock()),
+          failure_reason: reason,
+          scores: {},
+        });
+      }
+      // The scan is `running` from its claim on, moved on to completed or failed by `store`.
+      await writeRecords(
+        this.db,
+        [
+          {
+            type: "scan",
+            source_id: claim.attempt_id,
+            domain: claim.domain,
+            status: "running",
+            started_at: claim.started_at,
+          },
+        ],
+        { events: false, clock: this.clock, now: this.clock() },
+      );
+      // The scan period: one interval up to the claim (probes of the claiming tick itself are not counted).
+      const until = parseTimestamp(claim.started_at) ?? this.clock();
+      const since = new Date(until.getTime() - this.options.everyMs);
+      const uptime = await uptimeBetween(this.db, claim.university_id, since, until);
+      let outcome: ScanOutcome;
+      try {
+        outcome = await this.options.scan(
+          { domain: claim.domain, name: claim.name, country: claim.country },
+          { uptime },
+          controller.signal,
+        );
+      } catch (e) {
+        outcome = this.failure(claim, e instanceof Error ? e.message : String(e));
+      }
+      if (controller.signal.aborted) outcome = this.failure(claim, this.stopping ?? "scan aborted");
+      if (attempt.abandoned) return;
+      if (outcome.status === "completed") {
+        outcome.scores.tech_uptime_score ??=
+          uptime.total > 0 ? Math.round((100 * uptime.answered) / uptime.total) : null;
+      }
+      await this.store(claim, claim.attempt_id, outcome);
+      await finishClaim(this.db, claim.attempt_id, {
+        status: outcome.status,
+        error: outcome.failure_reason ?? undefined,
+      });
+    } catch (e) {
+      this.noteError(claim.domain, `scan not stored: ${e instanceof Error ? e.message : String(e)}`);
+      this.options.log?.("error", "scan not stored", { domain: claim.domain, error: String(e) });
+    }
+  }
+
+  private failure(claim: ClaimedScan, reason: string): ScanOutcome {
+    return {
+      status: "failed",
+      started_at: claim.started_at,
+      completed_at: isoTimestamp(this.clock()),
+      failure_reason: reason,
+      scores: {},
+    };
+  }
+
+  /** Stores the scan through the writer: a completed one refreshes the rankings and notifies webhooks. */
+  private async store(claim: ClaimedScan, sourceId: string, outcome: ScanOutcome): Promise<void> {
+    const record = {
+      type: "scan",
+      source_id: sourceId,
+      domain: claim.domain,
+      status: outcome.status,
+      started_at: outcome.started_at,
+      completed_at: outcome.completed_at,
+      // Kept by a writer that stores evidence; the reason of a failure is also on the claim.
+      ...(outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
+      ...(outcome.status === "completed" ? fillDerivedScores({ ...outcome.scores }) : {}),
+    } as ScanRecord;
+    await writeRecords(this.db, [record], { clock: this.clock, now: this.clock() });
+    if (outcome.status === "completed") this.current.completed++;
+    else {
+      this.current.failed++;
+      this.noteError(claim.domain, outcome.failure_reason ?? "failed");
+    }
+    this.options.log?.(outcome.status === "completed" ? "info" : "warn", `scan ${outcome.status}`, {
+      domain: claim.domain,
+      ...(outcome.failure_reason ? { reason: outcome.failure_reason } : {}),
+    });
+  }
+
+  private noteError(domain: string | undefined, reason: string): void {
+    this.current.last_error = { at: isoTimestamp(this.clock()), ...(domain ? { domain } : {}), reason };
+  }
+
+  /** Resolves when the scans and probes started so far have ended and been stored. */
+  async settle(): Promise<void> {
+    while (this.attempts.size > 0 || this.probesInFlight.size > 0) {
+      await Promise.all([...[...this.attempts.values()].map((a) => a.done), ...this.probesInFlight]);
+    }
+  }
+
+  /**
+   * Stops claiming, aborts the scans in progress and stores them as failed with `reason`. A scan that does not
+   * end within `graceMs` is stored as failed all the same and its claim released (its university due again at
+   * once); its late result is dropped.
+   */
+  async stop(reason = "server stopped", graceMs = 5_000): Promise<void> {
+    this.stopping = reason;
+    const attempts = [...this.attempts.values()];
+    for (const a of attempts) a.controller.abort(new Error(reason));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([
+      Promise.all(attempts.map((a) => a.done)).then(() => false),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(true), graceMs);
+      }),
+    ]);
+    clearTimeout(timer);
+    if (late) {
+      for (const a of this.attempts.values()) {
+        a.abandoned = true;
+        const failure = this.failure(a.claim, `${reason} (the scan did not end in time)`);
+        await this.store(a.claim, a.claim.attempt_id, failure).catch(() => {});
+        await finishClaim(this.db, a.claim.attempt_id, { status: "released" }).catch(() => {});
+      }
+    }
+    await Promise.all([...this.probesInFlight]);
+  }
+}

@@ -1,0 +1,53 @@
+import type { Command } from "commander";
+import { migrate, scanStatus } from "../../lib/index.ts";
+import { loadConfig, parseDuration } from "../config.ts";
+import { displayLocation, openDatabase } from "../db/open.ts";
+import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+
+const DAY = 86_400_000;
+
+/** `unirank scan status`: the scheduler's state as the database holds it, for every server sharing it. */
+export function registerScanStatus(program: Command): void {
+  const scan = program.commands.find((c) => c.name() === "scan") ?? program.command("scan");
+  scan
+    .command("status")
+    .description("due, running, completed and failed in the last period, the next due, the last failures")
+    .option("--scan-every <duration>", "the scan interval, which is also the period counted (default 30d)")
+    .option("--failures <n>", "last failures listed (default 10)", positiveInt("--failures", 1000))
+    .option("--json", "print the report as JSON")
+    .option("--db <path>", DB_OPTION_HELP)
+    .action(async (opts: { scanEvery?: string; failures?: number; json?: boolean; db?: string }) => {
+      // `scan` has a --db of its own, which commander gives the parent when both could take it.
+      const db = opts.db ?? (scan.opts() as { db?: string }).db;
+      const config = loadConfig({ db, scanEvery: opts.scanEvery });
+      const everyMs = config.scanEveryMs || parseDuration("scan interval", "30d");
+      const opened = await openDatabase(config.db);
+      try {
+        await migrate(opened.db);
+        const report = await scanStatus(opened.db, {
+          now: new Date(),
+          everyMs,
+          retryMs: Math.min(everyMs, DAY),
+          failures: opts.failures,
+        });
+        if (opts.json) {
+          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          return;
+        }
+        const lines = [
+          `scans of ${displayLocation(config.db)} since ${report.since}:`,
+          `  due        ${report.due}`,
+          `  running    ${report.running.length}`,
+          `  completed  ${report.completed}`,
+          `  failed     ${report.failed}`,
+          `  next due   ${report.next_due ?? "never (no universities)"}`,
+          ...report.running.map((r) => `  running: ${r.domain} on ${r.owner} since ${r.started_at}`),
+          ...(report.last_failures.length ? ["last failures:"] : []),
+          ...report.last_failures.map((f) => `  ${f.at}  ${f.domain}: ${f.reason ?? "failed"}`),
+        ];
+        process.stdout.write(`${lines.join("\n")}\n`);
+      } finally {
+        await opened.close();
+      }
+    });
+}

@@ -1,0 +1,277 @@
+import { isIP, connect as netConnect, type Socket } from "node:net";
+import { createSecureContext, type SecureContext, connect as tlsConnect } from "node:tls";
+import type { ScanContext } from "./scan-context.ts";
+
+/** One HTTP response as the scanner keeps it. */
+export interface FetchedResponse {
+  url: string;
+  status: number;
+  /** Header names in lower case; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: Buffer;
+  /** The byte cap cut the body short. */
+  truncated: boolean;
+}
+
+/** A failure the scan reports as it is (timeouts, refusals, loops): the message is the reason. */
+export class FetchError extends Error {}
+
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+export const MAX_REDIRECTS = 5;
+
+/** GET one URL (no redirect followed), through the host queue, the address guard and the byte cap. */
+export async function fetchOnce(url: string, ctx: ScanContext): Promise<FetchedResponse> {
+  const u = new URL(url);
+  if (u.protocol !== "http:" && u.protocol !== "https:") throw new FetchError(`not an http(s) URL: ${url}`);
+  const host = u.hostname.replace(/^\[|\]$/g, "");
+  const address = await ctx.address(host);
+  const secure = u.protocol === "https:";
+  const port = u.port ? Number(u.port) : secure ? ctx.ports.https : ctx.ports.http;
+  return ctx.hosts.run(host, () => request(u, host, address, port, secure, ctx));
+}
+
+/** GET a URL following at most 5 redirects; the chain starts with `url` and ends with the final URL. */
+export async function fetchFollow(
+  url: string,
+  ctx: ScanContext,
+  /** Stop before fetching a URL already known (its response is then the redirect's). */
+  known?: (url: string) => boolean,
+): Promise<{ chain: string[]; response: FetchedResponse }> {
+  const chain = [url];
+  let current = url;
+  for (;;) {
+    const response = await fetchOnce(current, ctx);
+    const location = response.headers.location;
+    if (!REDIRECTS.has(response.status) || !location) return { chain, response };
+    if (chain.length > MAX_REDIRECTS)
+      throw new FetchError(`more than ${MAX_REDIRECTS} redirects from ${url} (last to ${location})`);
+    try {
+      current = new URL(location, current).href;
+    } catch {
+      throw new FetchError(`redirect to an invalid URL: ${location}`);
+    }
+    chain.push(current);
+    if (known?.(current)) return { chain, response };
+  }
+}
+
+/** Where a full response ends: a byte count, the end of a chunked body, or the connection's close. */
+type Framing = { kind: "length"; end: number } | { kind: "chunked"; bodyStart: number } | { kind: "close" };
+
+function framingOf(raw: Buffer, headEnd: number): { framing: Framing; reusable: boolean } {
+  const head = raw.subarray(0, headEnd).toString("latin1");
+  const status = Number(/^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head)?.[1] ?? 0);
+  const header = (name: string) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, "i").exec(head)?.[1]?.trim();
+  const reusable = !/\bclose\b/i.test(header("connection") ?? "") && /^HTTP\/1\.1 /.test(head);
+  if (status === 204 || status === 304 || (status >= 100 && status < 200))
+    return { framing: { kind: "length", end: headEnd + 4 }, reusable };
+  if (/\bchunked\b/i.test(header("transfer-encoding") ?? ""))
+    return { framing: { kind: "chunked", bodyStart: headEnd + 4 }, reusable };
+  const length = header("content-length");
+  if (length && /^\d+$/.test(length))
+    return { framing: { kind: "length", end: headEnd + 4 + Number(length) }, reusable };
+  return { framing: { kind: "close" }, reusable: false };
+}
+
+/** True once a chunked body has its last chunk and the blank line after it. */
+function chunkedComplete(raw: Buffer, bodyStart: number): boolean {
+  let at = bodyStart;
+  for (;;) {
+    const lineEnd = raw.indexOf("\r\n", at);
+    if (lineEnd < 0) return false;
+    const size = Number.parseInt(raw.subarray(at, lineEnd).toString("latin1"), 16);
+    if (!Number.isFinite(size)) return true; // malformed: take what came
+    if (size === 0) return raw.indexOf("\r\n\r\n", lineEnd) >= 0 || raw.length >= lineEnd + 4;
+    at = lineEnd + 2 + size + 2;
+    if (at > raw.length) return false;
+  }
+}
+
+/** Idle keep-alive connections of one scan, one per host and port (the host queue serialises their use). */
+export class ConnectionPool {
+  private readonly idle = new Map<string, Socket>();
+
+  take(key: string): Socket | undefined {
+    const socket = this.idle.get(key);
+    this.idle.delete(key);
+    return socket && !socket.destroyed && socket.writable ? socket : undefined;
+  }
+
+  put(key: string, socket: Socket): void {
+    this.idle.get(key)?.destroy();
+    this.idle.set(key, socket);
+  }
+
+  close(): void {
+    for (const socket of this.idle.values()) socket.destroy();
+    this.idle.clear();
+  }
+}
+
+const idleError = () => {};
+
+/** One secure context for every page fetch (certificates are not verified here), made on first use. */
+let pageContext: SecureContext | undefined;
+const pageSecureContext = (): SecureContext => {
+  pageContext ??= createSecureContext({});
+  return pageContext;
+};
+
+function request(
+  u: URL,
+  host: string,
+  address: string,
+  port: number,
+  secure: boolean,
+  ctx: ScanContext,
+  fresh = false,
+): Promise<FetchedResponse> {
+  const key = `${secure ? "https" : "http"}:${host}:${address}:${port}`;
+  const pooled = fresh ? undefined : ctx.pool.take(key);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let truncated = false;
+    let settled = false;
+    let headEnd = -1;
+    let framing: Framing | null = null;
+    let reusable = false;
+    const limit = ctx.maxBytes + 64 * 1024; // the body cap plus room for the head
+    const socket: Socket =
+      pooled ??
+      (secure
+        ? tlsConnect({
+            host: address,
+            port,
+            servername: isIP(host) ? undefined : host,
+            rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
+            secureContext: pageSecureContext(),
+            ALPNProtocols: ["http/1.1"],
+          })
+        : netConnect({ host: address, port }));
+    const send = () => {
+      const hostHeader = u.port ? `${u.hostname}:${u.port}` : u.hostname;
+      socket.write(
+        `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${hostHeader}\r\nUser-Agent: ${ctx.userAgent}\r\n` +
+          "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\n" +
+          "Accept-Encoding: identity\r\nConnection: keep-alive\r\n\r\n",
+      );
+    };
+    const detach = () => {
+      socket.off("data", onData);
+      socket.off("end", onEnd);
+      socket.off("close", onEnd);
+      socket.off("error", onError);
+      socket.off(secure ? "secureConnect" : "connect", send);
+    };
+    const finish = (error: Error | null, complete = false) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      ctx.signal.removeEventListener("abort", onAbort);
+      detach();
+      if (complete && reusable && !truncated) {
+        socket.on("error", idleError);
+        ctx.pool.put(key, socket);
+      } else socket.destroy();
+      if (error) {
+        // A kept-alive connection the server closed meanwhile: once more on a new one.
+        if (pooled && received === 0 && !ctx.signal.aborted)
+          request(u, host, address, port, secure, ctx, true).then(resolve, reject);
+        else reject(error);
+        return;
+      }
+      try {
+        resolve(parseResponse(u.href, Buffer.concat(chunks), truncated, ctx.maxBytes));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      received += chunk.length;
+      if (received > limit) {
+        truncated = true;
+        return finish(null);
+      }
+      if (headEnd < 0) {
+        const raw = chunks.length === 1 ? chunk : Buffer.concat(chunks);
+        headEnd = raw.indexOf("\r\n\r\n");
+        if (headEnd < 0) return;
+        ({ framing, reusable } = framingOf(raw, headEnd));
+      }
+      if (framing?.kind === "length" && received >= framing.end) finish(null, true);
+      else if (framing?.kind === "chunked") {
+        const raw = Buffer.concat(chunks);
+        chunks.length = 0;
+        chunks.push(raw);
+        if (chunkedComplete(raw, framing.bodyStart)) finish(null, true);
+      }
+    };
+    const onEnd = () =>
+      received === 0
+        ? finish(new FetchError(`${u.href}: the connection closed without an answer`))
+        : finish(null);
+    const onError = (e: Error) =>
+      finish(new FetchError(`${u.href}: ${(e as NodeJS.ErrnoException).code ?? ""} ${e.message}`.trim()));
+    const onAbort = () => finish(new FetchError(`scan stopped: ${String(ctx.signal.reason ?? "aborted")}`));
+    const timer = setTimeout(
+      () => finish(new FetchError(`${u.href} did not answer within ${ctx.requestTimeoutMs / 1000} s`)),
+      ctx.requestTimeoutMs,
+    );
+    if (ctx.signal.aborted) return onAbort();
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    if (pooled) socket.off("error", idleError);
+    socket.on("data", onData);
+    socket.on("end", onEnd);
+    socket.on("close", onEnd);
+    socket.on("error", onError);
+    if (pooled) send();
+    else socket.on(secure ? "secureConnect" : "connect", send);
+  });
+}
+
+/** Parses an HTTP/1.x response (Content-Length, chunked or read to the end). */
+export function parseResponse(
+  url: string,
+  raw: Buffer,
+  truncated: boolean,
+  maxBytes: number,
+): FetchedResponse {
+  const headEnd = raw.indexOf("\r\n\r\n");
+  if (headEnd < 0) throw new FetchError(`${url}: no complete HTTP response`);
+  const [statusLine = "", ...lines] = raw.subarray(0, headEnd).toString("latin1").split("\r\n");
+  const m = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(statusLine);
+  if (!m) throw new FetchError(`${url}: not an HTTP response`);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const i = line.indexOf(":");
+    if (i <= 0) continue;
+    const name = line.slice(0, i).trim().toLowerCase();
+    const value = line.slice(i + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  let body = raw.subarray(headEnd + 4);
+  if (/\bchunked\b/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body);
+  else if (headers["content-length"] && /^\d+$/.test(headers["content-length"]))
+    body = body.subarray(0, Number(headers["content-length"]));
+  if (body.length > maxBytes) {
+    body = body.subarray(0, maxBytes);
+    truncated = true;
+  }
+  return { url, status: Number(m[1]), headers, body, truncated };
+}
+
+function dechunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const lineEnd = data.indexOf("\r\n", at);
+    if (lineEnd < 0) break;
+    const size = Number.parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
+    if (!Number.isFinite(size) || size <= 0) break;
+    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}

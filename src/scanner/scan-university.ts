@@ -1,0 +1,113 @@
+import type { CheckPoints, ScoredPart } from "../../lib/scanner/check.ts";
+import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
+import type { Availability, Observations } from "../../lib/scanner/observations.ts";
+import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
+import type { ScoreName } from "../../lib/scores/catalogue.ts";
+import { fillDerivedScores } from "../../lib/scores/derive.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
+import { VERSION } from "../version.ts";
+import { collectObservations, ScanFailure } from "./collect.ts";
+import { SCANNER_DEFAULTS, type ScanContext, type ScannerSettings, scanContext } from "./scan-context.ts";
+
+/** A university to scan. */
+export interface ScanTarget {
+  domain: string;
+  name?: string;
+  country?: string;
+  /** Availability probes answered over the period (from the scheduler); `tech_uptime_score` is null without. */
+  availability?: Availability | null;
+}
+
+/** What a measurement part (browser, third-party source) gets besides the target. */
+export interface PartContext {
+  /** The own-site observations (the home page URL is `observations.home.url`). */
+  observations: Observations;
+  userAgent: string;
+  signal: AbortSignal;
+}
+
+/** A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. */
+export type ScanPart = (target: ScanTarget, context: PartContext) => Promise<ScoredPart>;
+
+export interface ScanOptions extends ScannerSettings {
+  /** Browser and third-party measurements; without them their sub-scores are null with the reason. */
+  parts?: ScanPart[];
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+export interface ScanOutcome {
+  status: "completed" | "failed";
+  /** ISO 8601, `+00:00`, seconds. */
+  started_at: string;
+  completed_at: string;
+  failure_reason?: string;
+  /** Every sub-score, the composites and overall_score (all null on a failed scan). */
+  scores: Partial<Record<ScoreName, number | null>>;
+  evidence: ScanEvidence;
+}
+
+/**
+ * Scans one university: collects its own site and DNS, scores the observations, runs the parts, derives
+ * composites and overall_score. Never throws for a site's fault: a site that cannot be scanned gives a
+ * `failed` outcome with the reason.
+ */
+export async function scanUniversity(
+  target: ScanTarget,
+  options: ScanOptions = {},
+  signal?: AbortSignal,
+): Promise<ScanOutcome> {
+  const now = options.now ?? (() => new Date());
+  const started = now();
+  const timeoutMs = options.scanTimeoutMs ?? SCANNER_DEFAULTS.scanTimeoutMs;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const ctx: ScanContext = scanContext(options, VERSION, combined);
+  const domain = target.domain.trim().toLowerCase();
+  const failed = (reason: string): ScanOutcome => ({
+    status: "failed",
+    started_at: isoTimestamp(started),
+    completed_at: isoTimestamp(now()),
+    failure_reason: reason,
+    scores: {},
+    evidence: { observations: null, checks: [], unmeasured: {}, failure_reason: reason },
+  });
+  let observations: Observations;
+  try {
+    observations = await collectObservations(domain, ctx, started, target.availability ?? null);
+  } catch (e) {
+    ctx.pool.close();
+    if (timeout.aborted) return failed(`the scan took longer than ${timeoutMs / 1000} s`);
+    if (signal?.aborted) return failed(`scan stopped: ${String(signal.reason ?? "aborted")}`);
+    if (e instanceof ScanFailure || (e instanceof Error && e.name !== "TypeError")) return failed(e.message);
+    return failed(`scanner error: ${String(e)}`);
+  }
+  ctx.pool.close();
+  const parts: ScoredPart[] = [scoreObservations(observations)];
+  const partContext: PartContext = { observations, userAgent: ctx.userAgent, signal: combined };
+  const partErrors: CheckPoints[] = [];
+  for (const part of options.parts ?? []) {
+    try {
+      parts.push(await part({ ...target, domain }, partContext));
+    } catch (e) {
+      partErrors.push({
+        id: "part.error",
+        score: "overall_score",
+        label: "Measurement failed",
+        points: 0,
+        max: 0,
+        detail: e instanceof Error ? e.message : String(e),
+        remediation: null,
+      });
+    }
+  }
+  const all = completeScores(parts);
+  const scores = fillDerivedScores({ ...all.scores }) as ScanOutcome["scores"];
+  return {
+    status: "completed",
+    started_at: isoTimestamp(started),
+    completed_at: isoTimestamp(now()),
+    scores,
+    evidence: { observations, checks: [...all.checks, ...partErrors], unmeasured: all.unmeasured },
+  };
+}
