@@ -30,6 +30,8 @@ export * from "./queries/rankings.ts";
 export * from "./queries/regressions.ts";
 export * from "./queries/response-schemas.ts";
 export * from "./queries/scan-diff.ts";
+export * from "./queries/scan-history.ts";
+export * from "./queries/score-distribution.ts";
 export * from "./queries/shapes.ts";
 export * from "./queries/stats.ts";
 export * from "./queries/university-scores.ts";
