@@ -8,6 +8,7 @@ export * from "./access/prune-access.ts";
 export * from "./access/rate-limiter.ts";
 export * from "./access/request-signature.ts";
 export * from "./access/tables.ts";
+export * from "./access/view-tokens.ts";
 export * from "./db/pglite-dialect.ts";
 export * from "./errors.ts";
 export * from "./import/country-codes.ts";

@@ -1,20 +1,12 @@
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
-import { ADVICE } from "../scores/advice.ts";
-import { SCORE_BY_NAME, SUB_SCORE_NAMES, type SubScoreName } from "../scores/catalogue.ts";
+import { type Recommendation, recommend } from "../scores/recommend.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import { findUniversity } from "./get-university.ts";
 import { type Scores, scoresOfScans, type University } from "./shapes.ts";
 import { latestScanOf } from "./university-scores.ts";
 
-export type Priority = "high" | "medium" | "low";
-
-export interface Recommendation {
-  category: SubScoreName;
-  score: number;
-  priority: Priority;
-  message: string;
-}
+export { type Priority, type Recommendation, recommend } from "../scores/recommend.ts";
 
 export interface UniversityExport {
   exported_at: string;
@@ -22,30 +14,6 @@ export interface UniversityExport {
   latest_scores: { scan_id: number; completed_at: string } & Scores;
   recommendations: Recommendation[];
   scan_history: { scan_id: number; completed_at: string; overall_score: number | null }[];
-}
-
-const PRIORITY_ORDER: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
-const priorityOf = (score: number): Priority => (score < 50 ? "high" : score < 70 ? "medium" : "low");
-
-/**
- * Recommendations for the weakest measured sub-scores: every one below 70, or the three lowest when none is;
- * ordered by priority, then score ascending, then name. At most ten.
- */
-export function recommend(scores: Scores): Recommendation[] {
-  const measured = SUB_SCORE_NAMES.flatMap((name) => {
-    const score = scores[name];
-    return score == null ? [] : [{ name, score }];
-  }).sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
-  const weak = measured.filter((m) => m.score < 70);
-  const chosen = (weak.length > 0 ? weak : measured.slice(0, 3)).slice(0, 10);
-  return chosen
-    .map(({ name, score }) => ({
-      category: name,
-      score,
-      priority: priorityOf(score),
-      message: `${SCORE_BY_NAME.get(name)?.label} is at ${score}: ${ADVICE[name]}`,
-    }))
-    .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.score - b.score);
 }
 
 /** Everything unirank knows about one university; 404 for unknown or never-scanned universities. */

@@ -11,6 +11,7 @@ import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
 import { withDocs } from "./docs.ts";
+import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
@@ -25,7 +26,9 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
-  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], { version: ctx.version });
+  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx), ...explorerRoutes()], {
+    version: ctx.version,
+  });
 }
 
 /** Query parameters, repeated ones as arrays; URLSearchParams (4x slower) only where something is encoded. */

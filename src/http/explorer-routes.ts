@@ -1,4 +1,6 @@
+import { Type } from "@sinclair/typebox";
 import {
+  createViewTokens,
   DistributionMetaSchema,
   DistributionParams,
   DistributionSchema,
@@ -17,7 +19,35 @@ type V2Route = (r: Omit<RouteSpec, "version" | "tags">) => RouteSpec;
 /** The v2 operations the explorer reads beside the others: a university's scan history, score distributions. */
 export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
   const { db } = ctx;
+  // Without access control nothing is counted; tokens are still handed out so the explorer works the same.
+  const fallback = createViewTokens();
   return [
+    route({
+      path: "/api/v2/explorer/view",
+      operationId: "v2ExplorerView",
+      summary: "Starts an explorer page view: a token for the page's own API calls",
+      description:
+        "Counts as one request against the anonymous limit. Sent as `X-Explorer-Token` on later anonymous " +
+        "calls, the token admits at most `calls` of them within its lifetime without counting them again; " +
+        "after that, or elsewhere, calls count as usual (see docs/explorer.md).",
+      response: Type.Object({
+        token: Type.String(),
+        expires_at: Type.String({ description: "ISO 8601" }),
+        calls: Type.Integer({ description: "API calls the token admits" }),
+      }),
+      cache: "no-store",
+      uncached: true,
+      handle: () => {
+        const issued = ctx.access ? ctx.access.issueViewToken() : fallback.issue(ctx.clock());
+        return {
+          data: {
+            token: issued.token,
+            expires_at: new Date(issued.expires).toISOString(),
+            calls: issued.calls,
+          },
+        };
+      },
+    }),
     route({
       path: "/api/v2/universities/:id/history",
       operationId: "v2ScanHistory",
