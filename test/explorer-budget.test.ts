@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createViewTokens, migrate } from "../lib/index.ts";
+import { createViewTokens, isoTimestamp, migrate } from "../lib/index.ts";
 import { openSqlite } from "../src/db/open.ts";
 import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
@@ -164,5 +164,51 @@ describe("explorer budget", () => {
     expect(refused.status).toBe(429);
     for (let i = 0; i < 24; i++) expect((await get("/api/v2/rankings?limit=1", a.token)).status).toBe(200);
     expect((await get("/api/v2/rankings?limit=1", a.token)).status).toBe(429);
+  });
+
+  test("history and distribution over HTTP: the v2 envelope, 404 and 400 naming every bad parameter", async () => {
+    await restart(100);
+    const one = ids.university("one.fr.example");
+    const h = await (await get(`/api/v2/universities/${one}/history?limit=1&page=2`)).json();
+    expect(h).toMatchObject({ api_version: "2.0", success: true, meta: { page: 2, limit: 1, total: 2 } });
+    expect(h.data).toEqual([
+      {
+        id: ids.scan("one-new"),
+        completed_at: "2026-06-20T00:00:00+00:00",
+        overall_score: 62,
+        webo_composite_score: 65,
+        tech_composite_score: 75.5,
+        research_composite_score: null,
+        presence_composite_score: null,
+      },
+    ]);
+    const missing = await get("/api/v2/universities/999999/history");
+    expect(missing.status).toBe(404);
+    expect((await missing.json()).error.code).toBe("NOT_FOUND");
+    const d = await (await get("/api/v2/distribution?bins=2&country=fr")).json();
+    expect(d.data).toEqual([
+      { from: 0, to: 50, count: 0 },
+      { from: 50, to: 100, count: 1 },
+    ]);
+    expect(d.meta).toEqual({
+      score: "overall_score",
+      country: "FR",
+      bins: 2,
+      measured: 1,
+      not_measured: 0,
+      mean: 62,
+      median: 62,
+    });
+    const bad = await get("/api/v2/distribution?bins=0&score=nope&country=xyz");
+    expect(bad.status).toBe(400);
+    const body = await bad.json();
+    expect(body.error.code).toBe("INVALID_PARAMETER");
+    expect(body.error.details.map((x: { param: string }) => x.param).sort()).toEqual([
+      "bins",
+      "country",
+      "score",
+    ]);
+    const view = await (await get("/api/v2/explorer/view")).json();
+    expect(view.data.expires_at).toBe(isoTimestamp(new Date(time.now + 120_000)));
   });
 });

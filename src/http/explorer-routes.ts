@@ -5,6 +5,7 @@ import {
   DistributionParams,
   DistributionSchema,
   IdParams,
+  isoTimestamp,
   PageMetaSchema,
   ScanHistoryParams,
   ScanHistorySchema,
@@ -42,7 +43,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
         return {
           data: {
             token: issued.token,
-            expires_at: new Date(issued.expires).toISOString(),
+            expires_at: isoTimestamp(new Date(issued.expires)),
             calls: issued.calls,
           },
         };
