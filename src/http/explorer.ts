@@ -36,7 +36,7 @@ function page(prefix: string): string {
 </head>
 <body>
 <a class="skip" href="#main">Skip to content</a>
-<header><div class="bar"><a class="brand" href="#/">unirank</a><nav id="nav" aria-label="Explorer"></nav>
+<header><div class="bar"><a class="brand" href="#/">unirank</a><nav id="nav" class="nav" aria-label="Explorer"></nav>
 <span class="api-links"><a href="${p}/docs">API documentation</a></span></div></header>
 <main id="main" tabindex="-1"><noscript>The explorer needs JavaScript. The API is documented at <a href="${p}/docs">${p}/docs</a>.</noscript></main>
 <div id="status" class="visually-hidden" role="status" aria-live="polite"></div>
