@@ -140,13 +140,27 @@ type RankRow = {
 export async function rankings(q: Query): Promise<HTMLElement[]> {
   const page = Number(q.get("page") ?? 1);
   const limit = Number(q.get("limit") ?? 50);
-  const { data, meta } = await api<RankRow[], PageMeta>("/rankings", { page, limit });
+  const search = q.get("search") ?? "";
+  const [{ data, meta }, found] = await Promise.all([
+    api<RankRow[], PageMeta>("/rankings", { page, limit }),
+    search ? api<Uni[], PageMeta>("/universities", { search, limit: 20 }) : null,
+  ]);
+  const matches = found
+    ? [
+        table(
+          `${found.meta.total} universit${found.meta.total === 1 ? "y matches" : "ies match"} “${search}”`,
+          ["University", "Domain", "Country"],
+          found.data.map((u) => [uniLink(u), u.domain, u.country]),
+        ),
+      ]
+    : [];
   return [
     h("h1", {}, "Rankings"),
     stateForm(
       "rankings",
       q,
       [
+        field("Find a university", input("search", search, { type: "search" })),
         field(
           "Rows per page",
           select(
@@ -157,8 +171,9 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
         ),
         field("Page", input("page", String(page), { type: "number", min: "1", inputmode: "numeric" })),
       ],
-      "Rankings paging",
+      "Rankings search and paging",
     ),
+    ...matches,
     table(
       `Universities by overall score, page ${meta.page}`,
       ["#", "University", "Country", "Overall", "Webometrics", "Technical", "Research", "Presence"],

@@ -135,6 +135,15 @@ describe("explorer in headless Chromium", () => {
     );
   }, 60_000);
 
+  test("rankings: a search shows the matching universities above the ranking", async () => {
+    await open("#/rankings?search=haan", "rankings-search");
+    const found = await api<{ name: string }[]>("/universities?search=haan&limit=20");
+    expect(found.data.length).toBeGreaterThan(0);
+    expect((await cells(w.page, 0))[0]).toBe(found.data[0]?.name ?? "");
+    expect(await w.page.locator("main .table-wrap").count()).toBe(2);
+    expect(await w.page.locator("input[name=search]").inputValue()).toBe("haan");
+  }, 60_000);
+
   test("university: grouped scores, the history chart, recommendations", async () => {
     const top = await api<{ id: number; name: string }[]>("/rankings?limit=1");
     const id = top.data[0]?.id;
