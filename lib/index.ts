@@ -50,6 +50,7 @@ export { formatOfName, type ImportFormat, type ImportSource } from "./import/sou
 export {
   CategoryParams,
   CompareParams,
+  DistributionParams,
   IdParams,
   LeaderboardParams,
   ListUniversitiesParams,
@@ -58,6 +59,7 @@ export {
   RankingsV2Params,
   RegressionsParams,
   ScanDiffParams,
+  ScanHistoryParams,
   ScanIdParams,
 } from "./params/operations.ts";
 export { parseParams, type RawParams } from "./params/parse.ts";
@@ -88,6 +90,21 @@ export { type Regression, type Regressions, regressions } from "./queries/regres
 export * from "./queries/response-schemas.ts";
 export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
 export { scanEvidence } from "./queries/scan-evidence.ts";
+// The explorer's two queries: a university's scan history and a score's distribution.
+export {
+  type HistoryScoreName,
+  type ScanHistoryEntry,
+  type ScanHistoryInput,
+  ScanHistorySchema,
+  scanHistory,
+} from "./queries/scan-history.ts";
+export {
+  type DistributionBin,
+  DistributionMetaSchema,
+  DistributionSchema,
+  type ScoreDistributionInput,
+  scoreDistribution,
+} from "./queries/score-distribution.ts";
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";

@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import { CATEGORY_NAMES, RANKING_SORTS } from "../scores/catalogue.ts";
+import { CATEGORY_NAMES, RANKED_SCORES, RANKING_SORTS } from "../scores/catalogue.ts";
 import { Country, Id, Limit, Page, Search, StringEnum } from "./types.ts";
 
 /** Parameter schemas of every operation: they validate requests and describe them in OpenAPI and /schema. */
@@ -87,3 +87,23 @@ export const RegressionsParams = Type.Object({
   limit: Type.Optional(Limit(20)),
 });
 export type RegressionsParams = Static<typeof RegressionsParams>;
+
+export const ScanHistoryParams = Type.Object({
+  page: Type.Optional(Page()),
+  limit: Type.Optional(Limit(100, 500)),
+});
+export type ScanHistoryParams = Static<typeof ScanHistoryParams>;
+
+export const DistributionParams = Type.Object({
+  score: Type.Optional(
+    StringEnum(RANKED_SCORES, {
+      default: "overall_score",
+      description: "Score to bin: one a ranking or leaderboard sorts by",
+    }),
+  ),
+  country: Type.Optional(Country()),
+  bins: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Equal bins over 0..100" }),
+  ),
+});
+export type DistributionParams = Static<typeof DistributionParams>;

@@ -5,6 +5,7 @@ import {
   RATE_WINDOW_SECONDS,
   type RateLimitDecision,
 } from "../../lib/access/rate-limiter.ts";
+import { createViewTokens, type IssuedViewToken, type ViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
@@ -41,6 +42,8 @@ export interface AccessSettings {
   /** How often expired access state is pruned (ms); 0 = only when `prune()` is called. Default 10 minutes. */
   pruneIntervalMs?: number;
   log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
+  /** Explorer view tokens (default: 24 calls within 120 s each, a secret of this process). */
+  viewTokens?: ViewTokens;
 }
 
 /** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
@@ -69,7 +72,12 @@ export interface AccessGuard {
   /** Stops the timers and flushes the audit log. */
   close(): Promise<void>;
   readonly audit: AuditLog;
+  /** A new explorer view token (the request that asks for it has been counted already). */
+  issueViewToken(): IssuedViewToken;
 }
+
+/** The explorer's token request: it always counts, token or not. */
+const VIEW_TOKEN_PATH = "/api/v2/explorer/view";
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -134,6 +142,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
       onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
     });
   const peers = new WeakMap<Request, string>();
+  const viewTokens = settings.viewTokens ?? createViewTokens();
 
   const prune = async () => {
     await pruneAccessState(db, { now: clock(), auditRetentionDays: retentionDays });
@@ -225,6 +234,15 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-key";
         } else {
           if (anonymousLimit <= 0) return;
+          // A call of an explorer page view, within its token's bounded budget, is not counted again.
+          const viewToken = request.headers.get("x-explorer-token");
+          if (viewToken && !splitTarget(targetOf(request)).pathname.endsWith(VIEW_TOKEN_PATH)) {
+            const left = viewTokens.admit(viewToken, now);
+            if (left !== null) {
+              headers["X-Explorer-View-Remaining"] = String(left);
+              return;
+            }
+          }
           client = `ip:${clientGroup(ipOf())}`;
           limit = anonymousLimit;
           policy = "per-ip";
@@ -260,6 +278,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     anonymousLimit: Math.max(0, anonymousLimit),
     audit,
     open,
+    issueViewToken: () => viewTokens.issue(clock()),
     setPeer(request, address) {
       if (address) peers.set(request, address);
     },

@@ -12,6 +12,7 @@ import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
 import { withDocs } from "./docs.ts";
+import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
@@ -26,7 +27,7 @@ const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
-  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx)], {
+  return withDocs([...v1Routes(ctx), ...v2Routes(ctx), healthRoute(ctx), ...explorerRoutes()], {
     version: ctx.version,
     access: ctx.access ?? null,
   });

@@ -29,6 +29,7 @@ import {
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
+import { explorerV2Routes } from "./explorer-routes.ts";
 import type { RouteSpec } from "./route.ts";
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
@@ -130,6 +131,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       handle: ({ query, request }) => regressions(db, query, { clock: () => requestNow(request) }),
     }),
   ];
+  routes.push(...explorerV2Routes(ctx, route));
   routes.push(
     route({
       path: "/api/v2/schema",

@@ -1,0 +1,59 @@
+import { Type } from "@sinclair/typebox";
+import type { DB } from "../schema/database.ts";
+import { COMPOSITE_SCORES } from "../scores/catalogue.ts";
+import { findUniversity } from "./get-university.ts";
+import { countAll, toNumber } from "./shapes.ts";
+
+/** The scores a history entry carries: overall and the four composites. */
+export const HISTORY_SCORES = ["overall_score", ...COMPOSITE_SCORES.map((c) => c.name)] as const;
+export type HistoryScoreName = (typeof HISTORY_SCORES)[number];
+
+export type ScanHistoryEntry = { id: number; completed_at: string } & Record<HistoryScoreName, number | null>;
+
+export interface ScanHistoryInput {
+  page?: number;
+  limit?: number;
+}
+
+const Score = Type.Union([Type.Number({ minimum: 0, maximum: 100 }), Type.Null()]);
+export const ScanHistorySchema = Type.Array(
+  Type.Object({
+    id: Type.Integer({ description: "Scan id" }),
+    completed_at: Type.String({ description: "ISO 8601 with offset" }),
+    ...Object.fromEntries(HISTORY_SCORES.map((name) => [name, Score])),
+  }),
+);
+
+/**
+ * A university's completed scans, oldest first (ties by scan id), with the overall and composite scores:
+ * the series a history chart draws. Paged; 404 when the university does not exist.
+ */
+export async function scanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
+  const page = input.page ?? 1;
+  const limit = input.limit ?? 100;
+  await findUniversity(db, universityId);
+  const completed = db
+    .selectFrom("scans")
+    .where("university_id", "=", universityId)
+    .where("status", "=", "completed")
+    .where("completed_at", "is not", null);
+  const [rows, total] = await Promise.all([
+    completed
+      .select(["id", "completed_at", ...HISTORY_SCORES])
+      .orderBy("completed_at")
+      .orderBy("id")
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    completed.select(countAll.as("n")).executeTakeFirstOrThrow(),
+  ]);
+  const data: ScanHistoryEntry[] = rows.map((row) => {
+    const entry = { id: Number(row.id), completed_at: String(row.completed_at) } as ScanHistoryEntry;
+    for (const name of HISTORY_SCORES) {
+      const v = row[name];
+      entry[name] = v == null ? null : Number(v);
+    }
+    return entry;
+  });
+  return { data, meta: { page, limit, total: toNumber(total.n) } };
+}

@@ -1,0 +1,82 @@
+import { Type } from "@sinclair/typebox";
+import type { DB } from "../schema/database.ts";
+import { RANKED_SCORES, type RankedScoreName } from "../scores/catalogue.ts";
+import { round1 } from "../scores/derive.ts";
+
+export interface ScoreDistributionInput {
+  score?: RankedScoreName;
+  country?: string;
+  bins?: number;
+}
+
+export interface DistributionBin {
+  /** Lower bound, included. */
+  from: number;
+  /** Upper bound, excluded, except 100 in the last bin. */
+  to: number;
+  count: number;
+}
+
+export const DistributionSchema = Type.Array(
+  Type.Object({
+    from: Type.Number({ description: "Lower bound, included" }),
+    to: Type.Number({ description: "Upper bound, excluded (the last bin includes 100)" }),
+    count: Type.Integer({ description: "Universities whose score falls in the bin" }),
+  }),
+);
+
+export const DistributionMetaSchema = Type.Object({
+  score: Type.String({ description: "The score binned" }),
+  country: Type.Union([Type.String(), Type.Null()]),
+  bins: Type.Integer(),
+  measured: Type.Integer({ description: "Universities with the score measured (the sum of the counts)" }),
+  not_measured: Type.Integer({
+    description: "Universities with a completed scan but no value for the score",
+  }),
+  mean: Type.Union([Type.Number(), Type.Null()], { description: "Mean, one decimal; null when none" }),
+  median: Type.Union([Type.Number(), Type.Null()], { description: "Median, one decimal; null when none" }),
+});
+
+/** Which bin a score falls in: equal widths over 0..100, 100 itself in the last bin. */
+export const binOf = (value: number, bins: number): number =>
+  Math.min(bins - 1, Math.floor((value * bins) / 100));
+
+/**
+ * How the latest completed scans of universities (optionally of one country) spread over `bins` equal bins of
+ * one score, with the mean and median. Scores are those a ranking or leaderboard can sort by.
+ */
+export async function scoreDistribution(db: DB, input: ScoreDistributionInput = {}) {
+  const score = input.score ?? "overall_score";
+  if (!RANKED_SCORES.includes(score)) throw new Error(`not a ranked score: ${score}`);
+  const bins = input.bins ?? 10;
+  const country = input.country ? input.country.toUpperCase() : null;
+  let query = db.selectFrom("latest_scans").select(`${score} as v` as "overall_score as v");
+  if (country) query = query.where("country", "=", country);
+  const rows = await query.execute();
+  const counts = new Array<number>(bins).fill(0);
+  const values: number[] = [];
+  for (const row of rows) {
+    if (row.v == null) continue;
+    const v = Number(row.v);
+    values.push(v);
+    counts[binOf(v, bins)] = (counts[binOf(v, bins)] ?? 0) + 1;
+  }
+  values.sort((a, b) => a - b);
+  const n = values.length;
+  const mid = n >> 1;
+  const median =
+    n === 0 ? null : round1(n % 2 ? (values[mid] ?? 0) : ((values[mid - 1] ?? 0) + (values[mid] ?? 0)) / 2);
+  const mean = n === 0 ? null : round1(values.reduce((a, b) => a + b, 0) / n);
+  const width = 100 / bins;
+  const data: DistributionBin[] = counts.map((count, i) => ({
+    from: round2(i * width),
+    to: round2((i + 1) * width),
+    count,
+  }));
+  return {
+    data,
+    meta: { score, country, bins, measured: n, not_measured: rows.length - n, mean, median },
+  };
+}
+
+const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -1,0 +1,77 @@
+import { Type } from "@sinclair/typebox";
+import { createViewTokens } from "../../lib/access/view-tokens.ts";
+import {
+  DistributionMetaSchema,
+  DistributionParams,
+  DistributionSchema,
+  IdParams,
+  PageMetaSchema,
+  ScanHistoryParams,
+  ScanHistorySchema,
+  scanHistory,
+  scoreDistribution,
+} from "../../lib/index.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
+import type { AppContext } from "./context.ts";
+import type { RouteSpec } from "./route.ts";
+
+type V2Route = (r: Omit<RouteSpec, "version" | "tags">) => RouteSpec;
+
+/** The v2 operations the explorer reads beside the others: a university's scan history, score distributions. */
+export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
+  const { db } = ctx;
+  // Without access control nothing is counted; tokens are still handed out so the explorer works the same.
+  const fallback = createViewTokens();
+  return [
+    route({
+      path: "/api/v2/explorer/view",
+      operationId: "v2ExplorerView",
+      summary: "Starts an explorer page view: a token for the page's own API calls",
+      description:
+        "Counts as one request against the anonymous limit. Sent as `X-Explorer-Token` on later anonymous " +
+        "calls, the token admits at most `calls` of them within its lifetime without counting them again; " +
+        "after that, or elsewhere, calls count as usual (see docs/explorer.md).",
+      response: Type.Object({
+        token: Type.String(),
+        expires_at: Type.String({ description: "ISO 8601" }),
+        calls: Type.Integer({ description: "API calls the token admits" }),
+      }),
+      cache: "no-store",
+      uncached: true,
+      handle: () => {
+        const issued = ctx.access ? ctx.access.issueViewToken() : fallback.issue(ctx.clock());
+        return {
+          data: {
+            token: issued.token,
+            expires_at: isoTimestamp(new Date(issued.expires)),
+            calls: issued.calls,
+          },
+        };
+      },
+    }),
+    route({
+      path: "/api/v2/universities/:id/history",
+      operationId: "v2ScanHistory",
+      summary: "A university's completed scans with overall and composite scores, oldest first",
+      description:
+        "Ties by scan id. 404 when the university does not exist; an empty page when it has no scan.",
+      params: IdParams,
+      query: ScanHistoryParams,
+      response: ScanHistorySchema,
+      meta: PageMetaSchema,
+      handle: ({ params, query }) => scanHistory(db, params.id as number, query as ScanHistoryParams),
+    }),
+    route({
+      path: "/api/v2/distribution",
+      operationId: "v2Distribution",
+      summary: "How one score spreads over the latest completed scans, in equal bins",
+      description:
+        "Bins of width 100/bins over 0..100, each holding `from <= score < to` (the last also 100). Universities " +
+        "without the score count in `meta.not_measured`. `country` narrows to one country.",
+      query: DistributionParams,
+      response: DistributionSchema,
+      meta: DistributionMetaSchema,
+      handle: ({ query }) => scoreDistribution(db, query as DistributionParams),
+    }),
+  ];
+}
