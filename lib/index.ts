@@ -33,6 +33,7 @@ export * from "./queries/scan-diff.ts";
 export * from "./queries/shapes.ts";
 export * from "./queries/stats.ts";
 export * from "./queries/university-scores.ts";
+export * from "./schema/access-state.ts";
 export * from "./schema/database.ts";
 export * from "./schema/dialect-kind.ts";
 export * from "./schema/migrations.ts";

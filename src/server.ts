@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { migrate, startDeliveryWorker } from "../lib/index.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
-import { displayLocation, type OpenedDatabase, openDatabase } from "./db/open.ts";
+import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
@@ -60,9 +60,11 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
   const log = createLogger(config.logDir, options);
   const opened = await prepareDatabase(config, log);
   const ctx = appContext(config, opened, log);
+  const state = await openAccessState(config.db, opened);
   let server: Bun.Server<undefined> | undefined;
   const access = createAccessGuard({
     db: opened.db,
+    stateDb: state.db,
     clock: ctx.clock,
     anonymousLimit: config.rateLimit,
     trustProxy: config.trustProxy,
@@ -93,6 +95,7 @@ export async function startServer(config: Config, options: { quiet?: boolean } =
       server.stop(true);
       await webhooks.stop();
       await access.close();
+      await state.close();
       await opened.close();
     },
   };
