@@ -64,6 +64,7 @@ export * from "./webhooks/receivers.ts";
 export * from "./webhooks/schedule.ts";
 export * from "./webhooks/send.ts";
 export * from "./webhooks/tables.ts";
+export * from "./write/data-writer.ts";
 export * from "./write/generation.ts";
 export * from "./write/records.ts";
 export * from "./write/refresh-latest.ts";

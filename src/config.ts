@@ -25,6 +25,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** MB the resident size may grow above its last post-collection size before a full collection; 0 = off. */
   gcHeadroomMb: number;
+  /** Most ms a write by another process (an import, an operator's `sqlite3`/`psql`) goes unseen; default 1. */
+  dataWindowMs: number;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -51,6 +53,7 @@ export interface ConfigInput {
   /** Seconds, decimals allowed. */
   webhookTimeout?: string | number;
   gcHeadroom?: string | number;
+  dataWindow?: string | number;
 }
 
 function integer(
@@ -94,6 +97,7 @@ export function loadConfig(
     ...cacheConfig(cli, env),
     ...webhookConfig(cli, env),
     gcHeadroomMb: integer("gc headroom", cli.gcHeadroom ?? env.UNIRANK_GC_HEADROOM_MB, 32, 65_536),
+    dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
   };
 }
 

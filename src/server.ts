@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { migrate, startDeliveryWorker } from "../lib/index.ts";
+import { migrate, setGenerationWindow, startDeliveryWorker } from "../lib/index.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
@@ -58,6 +58,7 @@ export interface RunningServer {
 /** Starts the HTTP server on the configured host and port. */
 export async function startServer(config: Config, options: { quiet?: boolean } = {}): Promise<RunningServer> {
   const log = createLogger(config.logDir, options);
+  setGenerationWindow(config.dataWindowMs);
   const opened = await prepareDatabase(config, log);
   const ctx = appContext(config, opened, log);
   const state = await openAccessState(config.db, opened);

@@ -3,6 +3,7 @@ import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp, systemClock } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
+import { quietDataTriggers, wakeDataTriggers } from "../write/data-writer.ts";
 import { resolveDomainIds } from "../write/domain-ids.ts";
 import { bumpGeneration, forgetGenerations } from "../write/generation.ts";
 import type { ScanRecord, UniversityRecord } from "../write/records.ts";
@@ -129,6 +130,7 @@ export async function importRecords(
 
   try {
     await db.transaction().execute(async (trx) => {
+      await quietDataTriggers(trx);
       const createdAt = sqlTimestamp(clock());
       const ids = new Map<string, number>();
       /** Domains of rejected university records, so their scans say why (bounded). */
@@ -405,6 +407,7 @@ export async function importRecords(
         await refreshLatest(trx, touched);
         await bumpGeneration(trx);
       }
+      await wakeDataTriggers(trx);
     });
     forgetGenerations();
     result.committed = true;

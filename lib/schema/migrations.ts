@@ -5,6 +5,7 @@ import * as webhooks from "./migrations/003-webhooks.ts";
 import * as previousScan from "./migrations/004-previous-scan.ts";
 import * as rankingsInMemory from "./migrations/005-rankings-in-memory.ts";
 import * as scanCount from "./migrations/006-scan-count.ts";
+import * as dataTriggers from "./migrations/007-data-triggers.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -14,6 +15,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "004-previous-scan": previousScan,
   "005-rankings-in-memory": rankingsInMemory,
   "006-scan-count": scanCount,
+  "007-data-triggers": dataTriggers,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

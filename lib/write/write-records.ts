@@ -3,6 +3,7 @@ import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
+import { quietDataTriggers, wakeDataTriggers } from "./data-writer.ts";
 import { resolveDomainIds } from "./domain-ids.ts";
 import { bumpGeneration, forgetGenerations } from "./generation.ts";
 import type { IngestRecord, ScanRecord, UniversityRecord } from "./records.ts";
@@ -34,6 +35,7 @@ export async function writeRecords(
   return db
     .transaction()
     .execute(async (trx) => {
+      await quietDataTriggers(trx);
       const ids = new Map<string, number>();
       const touched = new Set<number>();
       let unis: UniversityRecord[] = [];
@@ -133,6 +135,7 @@ export async function writeRecords(
       await flushScans();
       await refreshLatest(trx, touched);
       await bumpGeneration(trx);
+      await wakeDataTriggers(trx);
       return summary;
     })
     .finally(forgetGenerations);
