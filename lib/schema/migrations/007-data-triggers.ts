@@ -10,8 +10,8 @@ import { dialectKind } from "../dialect-kind.ts";
  * copied there; a changed name or domain without a new `search_text` gets `lower(name || ' ' || domain)` (the search
  * key for ASCII text; accents are folded as unirank folds them at its next write of that university).
  * unirank's own writers maintain both themselves, in bulk, and switch the triggers off for their
- * transaction (`asDataWriter`): on SQLite with a row `writer` in `unirank_meta` that never commits, on PostgreSQL
- * with the transaction-local setting `unirank.writer`.
+ * transaction (`quietDataTriggers`): on SQLite by dropping them inside it and creating them again before it commits,
+ * on PostgreSQL with the transaction-local setting `unirank.writer`.
  */
 
 /** The refresh of one university's `latest_scans` row (as `refreshLatest`), `U` standing for its id. */
@@ -50,15 +50,11 @@ const SQLITE_TRIGGERS: Record<string, string> = {
   unirank_scans_delete: `after delete on scans begin ${BUMP} ${refreshOne("old.university_id")} end`,
 };
 
-const WHEN_NOT_WRITER = "when not exists (select 1 from unirank_meta where key = 'writer')";
-
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectKind(db) === "sqlite") {
     for (const [name, body] of Object.entries(SQLITE_TRIGGERS)) {
       const [timing, rest] = body.split(/ begin /, 2) as [string, string];
-      await sql
-        .raw(`create trigger ${name} ${timing} for each row ${WHEN_NOT_WRITER} begin ${rest}`)
-        .execute(db);
+      await sql.raw(`create trigger ${name} ${timing} for each row begin ${rest}`).execute(db);
     }
     return;
   }
