@@ -127,6 +127,7 @@ export {
   type SchedulerOptions,
   type SchedulerState,
 } from "./scheduler/scheduler.ts";
+export { migrateAccessState } from "./schema/access-state.ts";
 export type { Database, DB, ScanStatus, ScoreColumn } from "./schema/database.ts";
 export { MIGRATIONS, type MigrateResult, migrate } from "./schema/migrations.ts";
 // Scores: the catalogue of the 34 scores, their advice and how the composites derive.

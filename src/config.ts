@@ -34,6 +34,9 @@ export interface Config {
   probeEveryMs: number;
   /** How long a claim holds without renewal before another server may take it over (default 10 min). */
   scanLeaseMs: number;
+
+  /** Most ms a write by another process (an import, an operator's `sqlite3`/`psql`) goes unseen; default 1. */
+  dataWindowMs: number;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -65,6 +68,8 @@ export interface ConfigInput {
   scanConcurrency?: string | number;
   probeEvery?: string;
   scanLease?: string;
+
+  dataWindow?: string | number;
 }
 
 function integer(
@@ -109,6 +114,8 @@ export function loadConfig(
     ...webhookConfig(cli, env),
     gcHeadroomMb: integer("gc headroom", cli.gcHeadroom ?? env.UNIRANK_GC_HEADROOM_MB, 32, 65_536),
     ...scanConfig(cli, env),
+
+    dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
   };
 }
 

@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { accessSync, constants, mkdirSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { HealthProbes } from "../lib/index.ts";
@@ -15,12 +16,36 @@ function fresh<T>(ms: number, probe: () => Promise<T>): () => Promise<T> {
   };
 }
 
+/**
+ * Reads a SQLite file through a connection of its own, opened for this read: its page cache is empty, so the
+ * schema and the root pages of the data tables come from the file (the server's connection may answer from pages
+ * it cached before the file was overwritten). False when they do not read back; true for a lock held elsewhere
+ * (nothing known) and for databases that are not files.
+ */
+export function sqliteStorageReadable(path: string): boolean {
+  if (/^postgres/.test(path) || path === ":memory:" || path === "") return true;
+  let conn: Database | undefined;
+  try {
+    conn = new Database(path, { readonly: true });
+    conn.exec("pragma busy_timeout = 0");
+    for (const table of ["universities", "scans", "latest_scans", "unirank_meta"]) {
+      conn.query(`select * from ${table} limit 1`).all();
+    }
+    conn.query("select max(id) from scans").all();
+    return true;
+  } catch (e) {
+    return /SQLITE_BUSY/.test(String((e as { code?: unknown }).code ?? ""));
+  } finally {
+    conn?.close();
+  }
+}
+
 /** Health probes of this host: free disk where the database is, a real write into the log directory. */
 export function hostProbes(options: {
   dbPath: string;
   logDir: string;
   cacheEntries?: () => number;
-  /** How long a disk or log probe's answer is reused (default 1000 ms; 0 = probe on every call). */
+  /** How long a disk, log or storage probe's answer is reused (default 1000 ms; 0 = probe on every call). */
   probeEveryMs?: number;
 }): HealthProbes {
   const every = options.probeEveryMs ?? 1000;
@@ -42,10 +67,12 @@ export function hostProbes(options: {
       }
     },
     cacheEntries: options.cacheEntries ?? (() => 0),
+    storageReadable: async () => sqliteStorageReadable(options.dbPath),
   };
   return {
     freeDiskBytes: fresh(every, probes.freeDiskBytes),
     logsWritable: fresh(every, probes.logsWritable),
     cacheEntries: probes.cacheEntries,
+    storageReadable: fresh(every, probes.storageReadable),
   };
 }

@@ -1,9 +1,10 @@
 import { existsSync } from "node:fs";
 import { migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
+import { setGenerationWindow } from "../lib/write/generation.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
-import { displayLocation, type OpenedDatabase, openDatabase } from "./db/open.ts";
+import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
@@ -65,6 +66,7 @@ export async function startServer(
   options: { quiet?: boolean; scanSettings?: ServeScanSettings } = {},
 ): Promise<RunningServer> {
   const log = createLogger(config.logDir, options);
+  setGenerationWindow(config.dataWindowMs);
   const opened = await prepareDatabase(config, log);
   // Continuous scanning when --scan-every is set (off by default).
   // Loaded only then: the scanner's modules are not part of every start.
@@ -76,9 +78,11 @@ export async function startServer(
         })
       : null;
   const ctx = { ...appContext(config, opened, log), ...(scanning ? { scanner: scanning.state } : {}) };
+  const state = await openAccessState(config.db, opened);
   let server: Bun.Server<undefined> | undefined;
   const access = createAccessGuard({
     db: opened.db,
+    stateDb: state.db,
     clock: ctx.clock,
     anonymousLimit: config.rateLimit,
     trustProxy: config.trustProxy,
@@ -114,6 +118,7 @@ export async function startServer(
       server.stop(true);
       await webhooks.stop();
       await access.close();
+      await state.close();
       await opened.close();
     },
   };

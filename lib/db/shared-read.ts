@@ -12,20 +12,21 @@ export interface SharedRead<K extends object, V> {
 
 export function sharedRead<K extends object, V>(
   read: (key: K) => Promise<V>,
-  windowMs: number,
+  windowMs: number | (() => number),
 ): SharedRead<K, V> {
+  const window = typeof windowMs === "number" ? () => windowMs : windowMs;
   let reads = new WeakMap<K, { at: number; value: Promise<V> }>();
   const shared = (key: K): Promise<V> => {
     const now = performance.now();
     const held = reads.get(key);
-    if (held !== undefined && now - held.at < windowMs) return held.value;
+    if (held !== undefined && now - held.at < window()) return held.value;
     const value = read(key);
     const entry = { at: now, value };
-    const window = reads;
-    window.set(key, entry);
+    const current = reads;
+    current.set(key, entry);
     // A failed read is not shared: the next caller tries again.
     value.catch(() => {
-      if (window.get(key) === entry) window.delete(key);
+      if (current.get(key) === entry) current.delete(key);
     });
     return value;
   };

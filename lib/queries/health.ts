@@ -15,6 +15,11 @@ export interface HealthProbes {
   logsWritable(): Promise<boolean>;
   /** Entries held in the response cache. */
   cacheEntries(): number;
+  /**
+   * Whether the database's storage reads back as a database (a file read past every page cache); false makes the
+   * database check fail. Absent: the database query alone decides.
+   */
+  storageReadable?(): Promise<boolean>;
 }
 
 export interface HealthOptions {
@@ -75,11 +80,16 @@ const databaseCheck = sharedRead(async (db: DB): Promise<DatabaseCheck> => {
 /** Real checks: a database query, free disk, log directory writability, cache size. */
 export async function health(db: DB, options: HealthOptions): Promise<Health> {
   const { probes, minFreeDiskGb = 1 } = options;
-  const [database, free, writable] = await Promise.all([
+  const [queried, readable, free, writable] = await Promise.all([
     databaseCheck(db),
+    settle(async () => (probes.storageReadable ? probes.storageReadable() : true)),
     settle(() => probes.freeDiskBytes()),
     settle(() => probes.logsWritable()),
   ]);
+  const database: DatabaseCheck =
+    queried.status === "ok" && readable !== true
+      ? { status: "error", error: "database storage unreadable" }
+      : queried;
   const freeGb = free instanceof Error ? null : Math.round((free / 1024 ** 3) * 100) / 100;
   const disk = {
     status: (freeGb !== null && freeGb >= minFreeDiskGb ? "ok" : "warn") as CheckStatus,

@@ -5,6 +5,7 @@ import * as webhooks from "./migrations/003-webhooks.ts";
 import * as previousScan from "./migrations/004-previous-scan.ts";
 import * as rankingsInMemory from "./migrations/005-rankings-in-memory.ts";
 import * as scanCount from "./migrations/006-scan-count.ts";
+import * as dataTriggers from "./migrations/007-data-triggers.ts";
 import * as scanEvidence from "./migrations/008-scan-evidence.ts";
 import * as scanClaims from "./migrations/009-scan-claims.ts";
 
@@ -16,6 +17,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "004-previous-scan": previousScan,
   "005-rankings-in-memory": rankingsInMemory,
   "006-scan-count": scanCount,
+  "007-data-triggers": dataTriggers,
   "008-scan-evidence": scanEvidence,
   "009-scan-claims": scanClaims,
 };

@@ -26,10 +26,20 @@ export async function readGeneration(db: DB): Promise<number> {
   return row ? Number(row.value) : 0;
 }
 
-/** How long a generation read is shared by the requests that follow it. */
-const GENERATION_WINDOW_MS = 1;
+/** How long a generation read is shared by the requests that follow it (ms). */
+let generationWindowMs = 1;
 
-const sharedGeneration = sharedRead(readGeneration, GENERATION_WINDOW_MS);
+/**
+ * Sets how long a generation read is shared (default 1 ms; 0 reads on every request): the most time a write by
+ * another process, or an operator's raw SQL (the data triggers bump the generation), goes unseen by this one.
+ */
+export function setGenerationWindow(ms: number): void {
+  if (!(ms >= 0)) throw new Error("the generation window must be ≥ 0 ms");
+  generationWindowMs = ms;
+  forgetGenerations();
+}
+
+const sharedGeneration = sharedRead(readGeneration, () => generationWindowMs);
 
 /**
  * Forgets the shared generation reads. The writers call it; so must code that changes the data in this process
@@ -41,7 +51,8 @@ export function forgetGenerations(): void {
 
 /**
  * The generation for a request: one read of the database per handle shared by every request of the following
- * millisecond (`sharedRead`). A commit by another process is seen at most 1 ms later; one by this process at
+ * window (`sharedRead`, 1 ms by default, `setGenerationWindow`). A commit by another process is seen at most one
+ * window later; one by this process at
  * once (`bumpGeneration` forgets the shared reads before and after it writes, the writers after they commit).
  */
 export function currentGeneration(db: DB): Promise<number> {

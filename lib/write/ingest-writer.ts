@@ -4,6 +4,7 @@ import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp, systemClock } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
+import { quietDataTriggers, wakeDataTriggers } from "./data-writer.ts";
 import { resolveDomainIds } from "./domain-ids.ts";
 import { bumpGeneration } from "./generation.ts";
 import type { UniversityRecord } from "./records.ts";
@@ -100,6 +101,7 @@ export class IngestWriter {
             (r) => Number(r.id),
           )
         : [];
+    await quietDataTriggers(trx);
     return new IngestWriter(trx, policy, receiverIds, onIssue);
   }
 
@@ -132,7 +134,10 @@ export class IngestWriter {
     }
   }
 
-  /** Writes what is batched, then (when anything changed) refreshes `latest_scans` and bumps the generation. */
+  /**
+   * Writes what is batched, then (when anything changed) refreshes `latest_scans` and bumps the generation; the
+   * data triggers, quiet while the writer writes, are awake again when it returns. Call it before the commit.
+   */
   async finish(): Promise<void> {
     await this.flushUniversities();
     await this.flushScans();
@@ -140,6 +145,7 @@ export class IngestWriter {
       await refreshLatest(this.trx, this.touched);
       await bumpGeneration(this.trx);
     }
+    await wakeDataTriggers(this.trx);
   }
 
   private async flushUniversities(): Promise<void> {

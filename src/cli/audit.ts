@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import { type AuditRecord, migrate, readAudit } from "../../lib/index.ts";
+import { type AuditRecord, type DB, migrate, readAudit } from "../../lib/index.ts";
 import { parseTimestamp } from "../../lib/time/format.ts";
 import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
+import { openAccessState, openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP } from "./options.ts";
 
 const COLUMNS = [
@@ -53,9 +53,20 @@ export function registerAudit(program: Command): void {
         throw new Error("--format must be ndjson or csv");
       const since = opts.since ? parseSince(opts.since) : undefined;
       const config = loadConfig(opts);
-      const opened = await openDatabase(config.db);
+      const data = await openDatabase(config.db);
       try {
-        await migrate(opened.db);
+        await migrate(data.db);
+        // The audit log lives with the access state (beside a SQLite file, in its own file).
+        const state = await openAccessState(config.db, data);
+        try {
+          await printAudit(state.db);
+        } finally {
+          await state.close();
+        }
+      } finally {
+        await data.close();
+      }
+      async function printAudit(db: DB): Promise<void> {
         const write = (text: string) =>
           process.stdout.write(text)
             ? Promise.resolve()
@@ -63,7 +74,7 @@ export function registerAudit(program: Command): void {
         if (opts.format === "csv") await write(`${COLUMNS.join(",")}\n`);
         let afterId: number | undefined;
         for (;;) {
-          const rows: AuditRecord[] = await readAudit(opened.db, { since, afterId, limit: 1000 });
+          const rows: AuditRecord[] = await readAudit(db, { since, afterId, limit: 1000 });
           if (rows.length === 0) break;
           const text = rows
             .map((r) =>
@@ -73,8 +84,6 @@ export function registerAudit(program: Command): void {
           await write(`${text}\n`);
           afterId = rows[rows.length - 1]?.id;
         }
-      } finally {
-        await opened.close();
       }
     });
 }

@@ -63,6 +63,10 @@ export function registerServe(program: Command): void {
       "timeout of one webhook attempt (env UNIRANK_WEBHOOK_TIMEOUT; default 10)",
     )
     .option(
+      "--data-window <ms>",
+      "most ms a write by another process or raw SQL goes unseen (env UNIRANK_DATA_WINDOW_MS; default 1)",
+    )
+    .option(
       "--gc-headroom <mb>",
       "MB the resident size may grow past its last post-collection size before a full collection, 0 = off (env UNIRANK_GC_HEADROOM_MB; default 32)",
       positiveInt("gc headroom", 65_536),

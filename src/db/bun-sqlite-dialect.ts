@@ -20,9 +20,17 @@ import {
  * SQLite wants.
  */
 export class BunSqliteDialect implements Dialect {
-  constructor(private readonly database: SqliteDatabase) {}
+  /**
+   * `busyTimeoutMs`: how long a statement that finds the file locked by another process (SQLITE_BUSY) is retried,
+   * asynchronously, before its error is thrown. The connection should have `busy_timeout = 0`, so that SQLite
+   * itself never sleeps (which would stop the event loop); 0 here throws at once.
+   */
+  constructor(
+    private readonly database: SqliteDatabase,
+    private readonly busyTimeoutMs = 0,
+  ) {}
   createDriver(): Driver {
-    return new BunSqliteDriver(this.database);
+    return new BunSqliteDriver(this.database, this.busyTimeoutMs);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
@@ -50,8 +58,11 @@ class BunSqliteDriver implements Driver {
   readonly #connection: BunSqliteConnection;
   #lock: Promise<void> = Promise.resolve();
 
-  constructor(private readonly database: SqliteDatabase) {
-    this.#connection = new BunSqliteConnection(database);
+  constructor(
+    private readonly database: SqliteDatabase,
+    busyTimeoutMs: number,
+  ) {
+    this.#connection = new BunSqliteConnection(database, busyTimeoutMs, (ms) => this.#pause(ms));
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -63,6 +74,12 @@ class BunSqliteDriver implements Driver {
     await previous;
     this.#connection.release = release;
     return this.#connection;
+  }
+  /** Lets the other callers of this handle run for `ms` (a statement outside a transaction waits on a lock). */
+  async #pause(ms: number): Promise<void> {
+    this.#connection.release?.();
+    await Bun.sleep(ms);
+    await this.acquireConnection();
   }
   async beginTransaction(c: DatabaseConnection): Promise<void> {
     await c.executeQuery(CompiledQuery.raw("begin immediate"));
@@ -92,10 +109,20 @@ type Params = Parameters<Statement["all"]>;
 const LONG_TEXT = 65536;
 const LONG_STATEMENTS = 16;
 
+/** SQLITE_BUSY and its extended codes: another connection holds the lock this statement needs. */
+function isBusy(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && code.startsWith("SQLITE_BUSY");
+}
+
 class BunSqliteConnection implements DatabaseConnection {
   release?: () => void;
   readonly #statements = new Map<string, Statement>();
-  constructor(private readonly db: SqliteDatabase) {}
+  constructor(
+    private readonly db: SqliteDatabase,
+    private readonly busyTimeoutMs: number,
+    private readonly pause: (ms: number) => Promise<void>,
+  ) {}
 
   #statement(text: string): Statement {
     if (text.length <= LONG_TEXT) return this.db.query(text);
@@ -115,16 +142,34 @@ class BunSqliteConnection implements DatabaseConnection {
     return stmt;
   }
 
-  executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+  /**
+   * Runs a statement; one that finds the file locked (SQLITE_BUSY, nothing done) is tried again after 1, 2, 4 …
+   * 32 ms until `busyTimeoutMs` has passed. Outside a transaction (a single statement, or the `begin immediate`
+   * that opens one) the handle is free for others meanwhile; inside one it stays held, as the transaction needs.
+   */
+  async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
+    const deadline = performance.now() + this.busyTimeoutMs;
+    for (let delay = 1; ; delay = Math.min(delay * 2, 32)) {
+      try {
+        return this.#execute<R>(compiled);
+      } catch (e) {
+        if (!isBusy(e) || performance.now() + delay > deadline) throw e;
+      }
+      if (this.db.inTransaction) await Bun.sleep(delay);
+      else await this.pause(delay);
+    }
+  }
+
+  #execute<R>(compiled: CompiledQuery): QueryResult<R> {
     const stmt = this.#statement(compiled.sql);
     const params = compiled.parameters as unknown as Params;
-    if (stmt.columnNames.length > 0) return Promise.resolve({ rows: stmt.all(...params) as R[] });
+    if (stmt.columnNames.length > 0) return { rows: stmt.all(...params) as R[] };
     const result = stmt.run(...params);
-    return Promise.resolve({
+    return {
       rows: [],
       numAffectedRows: BigInt(result.changes),
       insertId: BigInt(result.lastInsertRowid),
-    });
+    };
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {

@@ -1,6 +1,6 @@
 import { Database as SqliteDatabase } from "bun:sqlite";
 import { Kysely } from "kysely";
-import type { Database } from "../../lib/index.ts";
+import { type Database, migrateAccessState } from "../../lib/index.ts";
 import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
 
 export interface OpenedDatabase {
@@ -21,10 +21,16 @@ export interface SqliteOptions {
   tempStore?: "memory";
 }
 
-/** Opens a SQLite file with WAL, foreign keys and a busy timeout. */
+/** How long a statement waits for a lock held by another process before failing (SQLITE_BUSY), ms. */
+export const BUSY_TIMEOUT_MS = 5000;
+
+/**
+ * Opens a SQLite file with WAL, foreign keys and a busy timeout. The wait for a lock is asynchronous (the dialect
+ * retries; SQLite's own `busy_timeout` is 0, as its sleep would stop the event loop, and every request with it).
+ */
 export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDatabase {
   const sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
-  sqlite.exec("pragma busy_timeout = 5000");
+  sqlite.exec("pragma busy_timeout = 0");
   if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
   sqlite.exec("pragma synchronous = normal");
   sqlite.exec("pragma foreign_keys = on");
@@ -32,7 +38,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
   // 8 MB of page cache by default (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss
   // pay for it. A bulk import asks for more (its index pages are written at random).
   sqlite.exec(`pragma cache_size = -${Math.round((options.cacheMb ?? 8) * 1024)}`);
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite) });
+  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS) });
   return { db, kind: "sqlite", close: () => db.destroy() };
 }
 
@@ -43,6 +49,30 @@ export async function openDatabase(location: string, sqlite: SqliteOptions = {})
     return openPostgres(location);
   }
   return openSqlite(location, sqlite);
+}
+
+/**
+ * Where request-path writes go (rate limits, signature replays, the audit log). A SQLite file keeps them in a file
+ * of its own beside it, `<file>.access` (so no request waits on the lock of another process writing the data, an
+ * import); PostgreSQL (row locks) and `:memory:` keep them in the data database.
+ */
+export async function openAccessState(location: string, data: OpenedDatabase): Promise<OpenedDatabase> {
+  if (data.kind === "postgres" || location === ":memory:" || location === "") {
+    return { ...data, close: async () => {} };
+  }
+  const opened = openSqlite(accessStatePath(location));
+  try {
+    await migrateAccessState(opened.db);
+  } catch (e) {
+    await opened.close();
+    throw e;
+  }
+  return opened;
+}
+
+/** The access-state file of a SQLite data file. */
+export function accessStatePath(location: string): string {
+  return `${location}.access`;
 }
 
 /** A `--db` value fit for logs and messages: a PostgreSQL URL with its password replaced by `***`. */

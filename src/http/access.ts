@@ -27,7 +27,13 @@ import { type ApiVersion, splitTarget, targetOf } from "./route.ts";
  */
 
 export interface AccessSettings {
+  /** The data database: API keys are read here. */
   db: DB;
+  /**
+   * Where the state written on the request path lives (rate limits, signature replays, the audit log); default
+   * `db`. The server gives a SQLite file's own access-state file (`openAccessState`).
+   */
+  stateDb?: DB;
   clock: Clock;
   /** Anonymous requests per rolling hour per client IP (IPv6: per /64); 0 turns the limit off. Default 100. */
   anonymousLimit?: number;
@@ -130,13 +136,14 @@ function rateHeaders(decision: RateLimitDecision, policy: string, now: number): 
 
 export function createAccessGuard(settings: AccessSettings): AccessGuard {
   const { db, clock } = settings;
+  const stateDb = settings.stateDb ?? db;
   const anonymousLimit = settings.anonymousLimit ?? 100;
   const isTrusted = trustedProxies(settings.trustProxy ?? []);
   const retentionDays = settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
   const log = settings.log ?? (() => {});
   const audit =
     settings.audit ??
-    createAuditLog(db, {
+    createAuditLog(stateDb, {
       clock,
       retentionDays,
       onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
@@ -145,7 +152,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   const viewTokens = settings.viewTokens ?? createViewTokens();
 
   const prune = async () => {
-    await pruneAccessState(db, { now: clock(), auditRetentionDays: retentionDays });
+    await pruneAccessState(stateDb, { now: clock(), auditRetentionDays: retentionDays });
   };
   const runPrune = () => {
     prune().catch((e) => log("warn", "access housekeeping failed", { error: String(e) }));
@@ -214,7 +221,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           }
           if (key.require_signature) {
             try {
-              await verifyRequestSignature(db, {
+              await verifyRequestSignature(stateDb, {
                 keyId: key.id,
                 secret: key.signing_secret ?? "",
                 timestamp: request.headers.get("x-timestamp"),
@@ -248,7 +255,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-ip";
         }
         if (limit <= 0) return;
-        const decision = await consumeRateLimit(db, { client, limit, now });
+        const decision = await consumeRateLimit(stateDb, { client, limit, now });
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
           headers["Retry-After"] = String(decision.retryAfter);

@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import { createAccessStateTables } from "../access-state.ts";
 import { dialectKind } from "../dialect-kind.ts";
 
 /**
@@ -8,8 +9,6 @@ import { dialectKind } from "../dialect-kind.ts";
 export async function up(db: Kysely<unknown>): Promise<void> {
   const pg = dialectKind(db) === "postgres";
   const idType = pg ? "serial" : "integer";
-  const msType = pg ? "bigint" : "integer";
-  const realType = pg ? "double precision" : "real";
 
   await db.schema
     .createTable("api_keys")
@@ -24,51 +23,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn("revoked_at", "text")
     .execute();
 
-  // One row per rate-limited client: the row every admission decision of that client locks first.
-  await db.schema
-    .createTable("rate_limit_clients")
-    .addColumn("client", "text", (c) => c.primaryKey())
-    .addColumn("touched_at", msType, (c) => c.notNull())
-    .execute();
-  // Every admitted request still inside the window (a sliding log: exact, no edge double allowance).
-  await db.schema
-    .createTable("rate_limit_hits")
-    .addColumn("client", "text", (c) => c.notNull())
-    .addColumn("at", msType, (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex("rate_limit_hits_client_at")
-    .on("rate_limit_hits")
-    .columns(["client", "at"])
-    .execute();
-  await db.schema.createIndex("rate_limit_hits_at").on("rate_limit_hits").columns(["at"]).execute();
-
-  await db.schema
-    .createTable("signature_replays")
-    .addColumn("key_id", "integer", (c) => c.notNull())
-    .addColumn("signature", "text", (c) => c.notNull())
-    .addColumn("expires_at", msType, (c) => c.notNull())
-    .addPrimaryKeyConstraint("signature_replays_pk", ["key_id", "signature"])
-    .execute();
-  await db.schema
-    .createIndex("signature_replays_expires")
-    .on("signature_replays")
-    .columns(["expires_at"])
-    .execute();
-
-  await db.schema
-    .createTable("audit_log")
-    .addColumn("id", idType, (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
-    .addColumn("at", msType, (c) => c.notNull())
-    .addColumn("request_id", "text", (c) => c.notNull())
-    .addColumn("key_id", "integer")
-    .addColumn("client_ip", "text", (c) => c.notNull())
-    .addColumn("method", "text", (c) => c.notNull())
-    .addColumn("path", "text", (c) => c.notNull())
-    .addColumn("status", "integer", (c) => c.notNull())
-    .addColumn("duration_ms", realType, (c) => c.notNull())
-    .execute();
-  await db.schema.createIndex("audit_log_at").on("audit_log").columns(["at", "id"]).execute();
+  await createAccessStateTables(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
