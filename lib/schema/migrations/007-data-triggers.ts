@@ -1,6 +1,6 @@
 import { type Kysely, sql } from "kysely";
-import { RANKED_SCORES } from "../../scores/catalogue.ts";
 import { dialectKind } from "../dialect-kind.ts";
+import { RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
 
 /**
  * Triggers on the data tables, so that a write unirank did not make (an operator's `UPDATE` in `sqlite3` or
