@@ -11,7 +11,7 @@ import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import { HostQueue } from "./scanner/host-queue.ts";
 import { SCANNER_DEFAULTS, type ScannerSettings } from "./scanner/scan-context.ts";
-import { scanUniversity } from "./scanner/scan-university.ts";
+import { type ScanPart, scanUniversity } from "./scanner/scan-university.ts";
 
 /** This process's name on its scan leases: host, process id and a random part (unique per start). */
 export function scanOwner(): string {
@@ -51,7 +51,8 @@ export function httpProbe(
 }
 
 /** How `serve` scans: the scanner's settings (`--scan-resolver`, `--scan-ports`, …). */
-export type ServeScanSettings = ScannerSettings;
+/** The scanner's settings in `serve`, with the browser and source parts. */
+export type ServeScanSettings = ScannerSettings & { parts?: ScanPart[] };
 
 /**
  * The scan function `serve` runs: the real scanner, one host queue shared by the server's scans, the probes'

@@ -55,10 +55,14 @@ interface CommandInfo {
   options: string[];
 }
 
+/** A command that runs something itself (`scan`), not only a group of subcommands (`webhooks`). */
+const hasAction = (command: Command): boolean =>
+  (command as unknown as { _actionHandler: unknown })._actionHandler != null;
+
 function commands(command: Command, parents: string[] = []): CommandInfo[] {
   const path = [...parents, command.name()];
   const own =
-    parents.length > 0 && command.commands.length === 0
+    parents.length > 0 && (command.commands.length === 0 || hasAction(command))
       ? [{ path: path.join(" "), options: command.options.map((o) => o.long ?? o.flags) }]
       : [];
   return [...own, ...command.commands.flatMap((c) => commands(c, path))];

@@ -13,7 +13,7 @@ import { redactPath } from "../lib/access/audit-log.ts";
 import { type CreatedKey, createKey, readAudit, signRequest } from "../lib/index.ts";
 import { parseQueryString } from "../lib/params/query-string.ts";
 import { type Config, loadConfig } from "../src/config.ts";
-import { type OpenedDatabase, openDatabase } from "../src/db/open.ts";
+import { type OpenedDatabase, openAccessState, openDatabase } from "../src/db/open.ts";
 import { createFetchHandler, unirank } from "../src/elysia.ts";
 import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
@@ -80,6 +80,8 @@ let dir: string;
 let server: RunningServer;
 let port: number;
 let opened: OpenedDatabase;
+/** Where the server keeps what requests write (the audit log): beside the data file. */
+let accessState: OpenedDatabase;
 let signer: CreatedKey;
 let plain: CreatedKey;
 
@@ -88,12 +90,14 @@ beforeAll(async () => {
   server = await startServer(config(dir, LIMIT), { quiet: true });
   port = Number(new URL(server.url).port);
   opened = await openDatabase(join(dir, "unirank.db"));
+  accessState = await openAccessState(join(dir, "unirank.db"), opened);
   signer = await createKey(opened.db, { name: "signer", requireSignature: true });
   plain = await createKey(opened.db, { name: "plain" });
 });
 
 afterAll(async () => {
   await server.stop();
+  await accessState.close();
   await opened.close();
   rmSync(dir, { recursive: true, force: true });
 });
@@ -459,7 +463,7 @@ describe("audit redaction after decoding (item 11)", () => {
     expect(r.status).toBe(200);
     let rows: Awaited<ReturnType<typeof readAudit>> = [];
     for (let i = 0; i < 50 && rows.length === 0; i++) {
-      rows = (await readAudit(opened.db)).filter((row) => row.path.includes(marker));
+      rows = (await readAudit(accessState.db)).filter((row) => row.path.includes(marker));
       if (rows.length === 0) await Bun.sleep(100);
     }
     expect(rows).toHaveLength(1);
@@ -487,7 +491,7 @@ describe("audit redaction after decoding (item 11)", () => {
     }
     let rows: Awaited<ReturnType<typeof readAudit>> = [];
     for (let i = 0; i < 50 && rows.length < 2; i++) {
-      rows = (await readAudit(opened.db)).filter((row) => row.path.includes(marker));
+      rows = (await readAudit(accessState.db)).filter((row) => row.path.includes(marker));
       if (rows.length < 2) await Bun.sleep(100);
     }
     expect(rows.map((row) => [row.client_ip, row.path, row.status])).toEqual([

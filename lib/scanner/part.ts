@@ -14,6 +14,8 @@ export interface PartTarget {
 export interface PartContext {
   signal?: AbortSignal;
   userAgent: string;
+  /** The home page the scan reached (after redirects), when the scanner found one. */
+  homeUrl?: string;
 }
 
 /** One part of a scan: measures some sub-scores of one university. Never throws for a site's or source's fault. */

@@ -7,8 +7,9 @@ import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";
 import { parseResolver } from "../scanner/resolver-address.ts";
-import type { ScanOutcome, ScanTarget } from "../scanner/scan-university.ts";
+import type { ScanOutcome, ScanPart, ScanTarget } from "../scanner/scan-university.ts";
 import { SCANNER_DEFAULTS } from "../scanner/scanner-defaults.ts";
+import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
 /** Exit code when the run finished but some scans failed. */
@@ -82,7 +83,7 @@ function reporter(total: number, tty: boolean) {
 }
 
 export function registerScan(program: Command): void {
-  program
+  const scan = program
     .command("scan")
     .description("measure universities' own sites and DNS and write the scans (rubrics in docs/scanner.md)")
     .argument("[domains...]", "stored universities to scan")
@@ -113,67 +114,73 @@ export function registerScan(program: Command): void {
       "pause between two requests to one host (default 200)",
       positiveInt("--delay", 60_000),
     )
-    .option("--ports <http,https>", "ports for URLs without one (default 80,443; for fixtures)", parsePorts)
-    .action(async (domains: string[], opts) => {
-      if (domains.length === 0 && !opts.all && opts.stale === undefined && !opts.country)
-        throw new Error("name domains to scan, or use --all, --stale or --country");
-      if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country))
-        throw new Error("--country takes a two-letter code");
-      const ca = opts.caFile ? [readFileSync(opts.caFile, "utf8")] : undefined;
-      const config = loadConfig(opts);
-      const opened = await openDatabase(config.db);
-      // A scan makes garbage fast (pages, certificates, evidence): collected when the resident size grows.
-      const stopSteward = startMemorySteward(config.gcHeadroomMb);
-      const abort = new AbortController();
-      const onSignal = () => abort.abort("interrupted");
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
-      try {
-        await migrate(opened.db);
-        const targets = await scanTargets(opened.db, {
-          domains: domains.length > 0 ? domains : undefined,
-          staleDays: opts.stale,
-          country: opts.country,
-          limit: opts.limit,
-        });
-        if (targets.length === 0) {
-          process.stdout.write("nothing to scan\n");
-          return;
-        }
-        // Loaded on use: other commands start without the scanner's modules.
-        const { runScans } = await import("../scanner/run-scans.ts");
-        const progress = reporter(targets.length, Boolean(process.stderr.isTTY));
-        const failures: string[] = [];
-        const summary = await runScans(opened.db, targets, {
-          concurrency: opts.concurrency,
-          resolver: opts.resolver,
-          contact: opts.contact,
-          ca,
-          allowPrivateTargets: Boolean(opts.allowPrivateTargets),
-          maxPages: opts.maxPages,
-          requestTimeoutMs: opts.timeout,
-          scanTimeoutMs: opts.scanTimeout,
-          maxBytes: opts.maxBytes,
-          delayMs: opts.delay,
-          ports: opts.ports,
-          signal: abort.signal,
-          onScan(t, o) {
-            progress.scanned(t, o);
-            if (o.status === "failed") failures.push(`  ${t.domain}: ${o.failure_reason}`);
-          },
-        }).finally(() => progress.stop());
-        const rate = (summary.completed + summary.failed) / Math.max(summary.seconds, 0.001);
-        process.stdout.write(
-          `scanned ${summary.completed + summary.failed} of ${targets.length} universities in ${summary.seconds.toFixed(1)} s (${rate.toFixed(1)} scans/s): ${summary.completed} completed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} not started` : ""}\n`,
-        );
-        if (failures.length > 0) process.stdout.write(`failed:\n${failures.join("\n")}\n`);
-        if (abort.signal.aborted) process.exitCode = 130;
-        else if (summary.failed > 0) process.exitCode = EXIT_SCANS_FAILED;
-      } finally {
-        stopSteward();
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-        await opened.close();
+    .option("--ports <http,https>", "ports for URLs without one (default 80,443; for fixtures)", parsePorts);
+  for (const [flags, description] of MEASUREMENT_OPTIONS) scan.option(flags, description);
+  scan.action(async (domains: string[], opts) => {
+    if (domains.length === 0 && !opts.all && opts.stale === undefined && !opts.country)
+      throw new Error("name domains to scan, or use --all, --stale or --country");
+    if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country))
+      throw new Error("--country takes a two-letter code");
+    const ca = opts.caFile ? [readFileSync(opts.caFile, "utf8")] : undefined;
+    const config = loadConfig(opts);
+    const opened = await openDatabase(config.db);
+    // A scan makes garbage fast (pages, certificates, evidence): collected when the resident size grows.
+    const stopSteward = startMemorySteward(config.gcHeadroomMb);
+    const abort = new AbortController();
+    const onSignal = () => abort.abort("interrupted");
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+    let measurements: { parts: ScanPart[]; close(): Promise<void> } | undefined;
+    try {
+      await migrate(opened.db);
+      const targets = await scanTargets(opened.db, {
+        domains: domains.length > 0 ? domains : undefined,
+        staleDays: opts.stale,
+        country: opts.country,
+        limit: opts.limit,
+      });
+      if (targets.length === 0) {
+        process.stdout.write("nothing to scan\n");
+        return;
       }
-    });
+      // Loaded on use: other commands start without the scanner's modules.
+      const { runScans } = await import("../scanner/run-scans.ts");
+      const { measurementParts } = await import("../scanner/measurement-parts.ts");
+      measurements = measurementParts(opts);
+      const progress = reporter(targets.length, Boolean(process.stderr.isTTY));
+      const failures: string[] = [];
+      const summary = await runScans(opened.db, targets, {
+        concurrency: opts.concurrency,
+        resolver: opts.resolver,
+        contact: opts.contact,
+        ca,
+        allowPrivateTargets: Boolean(opts.allowPrivateTargets),
+        maxPages: opts.maxPages,
+        requestTimeoutMs: opts.timeout,
+        scanTimeoutMs: opts.scanTimeout,
+        maxBytes: opts.maxBytes,
+        delayMs: opts.delay,
+        ports: opts.ports,
+        parts: measurements.parts,
+        signal: abort.signal,
+        onScan(t, o) {
+          progress.scanned(t, o);
+          if (o.status === "failed") failures.push(`  ${t.domain}: ${o.failure_reason}`);
+        },
+      }).finally(() => progress.stop());
+      const rate = (summary.completed + summary.failed) / Math.max(summary.seconds, 0.001);
+      process.stdout.write(
+        `scanned ${summary.completed + summary.failed} of ${targets.length} universities in ${summary.seconds.toFixed(1)} s (${rate.toFixed(1)} scans/s): ${summary.completed} completed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} not started` : ""}\n`,
+      );
+      if (failures.length > 0) process.stdout.write(`failed:\n${failures.join("\n")}\n`);
+      if (abort.signal.aborted) process.exitCode = 130;
+      else if (summary.failed > 0) process.exitCode = EXIT_SCANS_FAILED;
+    } finally {
+      await measurements?.close();
+      stopSteward();
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      await opened.close();
+    }
+  });
 }

@@ -3,6 +3,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { loadConfig } from "../config.ts";
 import { parseResolver } from "../scanner/resolver-address.ts";
 import { startServer } from "../server.ts";
+import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
 function resolverOption(v: string) {
@@ -23,7 +24,7 @@ function portsOption(v: string): { http: number; https: number } {
 }
 
 export function registerServe(program: Command): void {
-  program
+  const serve = program
     .command("serve")
     .description("serve v1, v2, /health and the docs; a new SQLite file is filled with the demo dataset")
     .option("--port <n>", "port (env PORT; default 3000)", positiveInt("port", 65535))
@@ -99,26 +100,41 @@ export function registerServe(program: Command): void {
       "--scan-ports <http,https>",
       "ports the scans use for URLs without one (default 80,443)",
       portsOption,
-    )
-    .action(async (opts) => {
-      const config = loadConfig(opts);
-      const server = await startServer(config, {
-        scanSettings: {
-          resolver: opts.scanResolver,
-          contact: opts.scanContact,
-          ca: opts.scanCaFile ? [readFileSync(opts.scanCaFile, "utf8")] : undefined,
-          allowPrivateTargets: Boolean(opts.scanAllowPrivateTargets),
-          ports: opts.scanPorts,
-        },
-      });
-      let stopping = false;
-      const stop = (signal: string) => async () => {
-        if (stopping) return;
-        stopping = true;
-        await server.stop(`server stopped (${signal})`);
-        process.exit(0);
-      };
-      process.on("SIGINT", stop("SIGINT"));
-      process.on("SIGTERM", stop("SIGTERM"));
+    );
+  for (const [flags, description] of MEASUREMENT_OPTIONS)
+    serve.option(flags.replace(/^--/, "--scan-"), `${description}; for the background scans`);
+  serve.action(async (opts) => {
+    const config = loadConfig(opts);
+    // The browser and the sources are loaded only when this server scans.
+    const measurements =
+      config.scanEveryMs > 0
+        ? (await import("../scanner/measurement-parts.ts")).measurementParts({
+            chromium: opts.scanChromium,
+            sources: opts.scanSources,
+            openalexUrl: opts.scanOpenalexUrl,
+            wikidataUrl: opts.scanWikidataUrl,
+            greenwebUrl: opts.scanGreenwebUrl,
+          })
+        : null;
+    const server = await startServer(config, {
+      scanSettings: {
+        parts: measurements?.parts,
+        resolver: opts.scanResolver,
+        contact: opts.scanContact,
+        ca: opts.scanCaFile ? [readFileSync(opts.scanCaFile, "utf8")] : undefined,
+        allowPrivateTargets: Boolean(opts.scanAllowPrivateTargets),
+        ports: opts.scanPorts,
+      },
     });
+    let stopping = false;
+    const stop = (signal: string) => async () => {
+      if (stopping) return;
+      stopping = true;
+      await server.stop(`server stopped (${signal})`);
+      await measurements?.close();
+      process.exit(0);
+    };
+    process.on("SIGINT", stop("SIGINT"));
+    process.on("SIGTERM", stop("SIGTERM"));
+  });
 }

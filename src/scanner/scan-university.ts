@@ -24,6 +24,8 @@ export interface PartContext {
   observations: Observations;
   userAgent: string;
   signal: AbortSignal;
+  /** `observations.home.url`, for parts that load the home page themselves. */
+  homeUrl?: string;
 }
 
 /** A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. */
@@ -84,7 +86,12 @@ export async function scanUniversity(
   }
   ctx.pool.close();
   const parts: ScoredPart[] = [scoreObservations(observations)];
-  const partContext: PartContext = { observations, userAgent: ctx.userAgent, signal: combined };
+  const partContext: PartContext = {
+    observations,
+    userAgent: ctx.userAgent,
+    signal: combined,
+    homeUrl: observations.home?.url,
+  };
   const partErrors: CheckPoints[] = [];
   for (const part of options.parts ?? []) {
     try {

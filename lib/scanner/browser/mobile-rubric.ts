@@ -4,7 +4,7 @@ import type { Box, MobileLayout } from "./observations.ts";
 
 const S = "tech_mobile_friendly_score";
 
-/** Smallest legible font (CSS px on the device) and the share of text that must reach it (Lighthouse: 12 px, 60 %). */
+/** Smallest legible font (CSS px on the device) and the share of text that must reach it (Lighthouse: 12 px, 60 percent). */
 export const LEGIBLE_FONT_PX = 12;
 export const LEGIBLE_SHARE = 0.6;
 /** A tap target this large (CSS px on the device) each way, or this far from others, is easy to hit. */

@@ -49,7 +49,7 @@ export const OpenAlexObservations = Type.Object({
   works: Type.Integer({ minimum: 0 }),
   meanCitedness2y: Type.Union([Type.Number({ minimum: 0 }), Type.Null()]),
   hIndex: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
-  /** Works of the window in the top 10 % most cited of their field and year; null when that query failed. */
+  /** Works of the window in the top ten percent most cited of their field and year; null when that query failed. */
   top10Works: Type.Union([Type.Integer({ minimum: 0 }), Type.Null()]),
 });
 export type OpenAlexObservations = Static<typeof OpenAlexObservations>;
@@ -71,7 +71,7 @@ export function worksInYears(inst: OpenAlexInstitution, first: number, last: num
 
 /**
  * Publications (works of the last five complete years, log scale, 100 points at 25,000), citations (2-year mean
- * citedness 60 points at 4.0, linear; h-index 40 points at 500, log scale) and excellence (top-10 % works of the
+ * citedness 60 points at 4.0, linear; h-index 40 points at 500, log scale) and excellence (top-ten-percent works of the
  * window, log scale, 100 points at 10,000).
  */
 export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {

@@ -48,7 +48,8 @@ class LeftSite extends Error {}
  * or an aborted scan leaves the five sub-scores null with the reason.
  */
 export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
-  const homeUrl = options.homeUrl ?? ((domain: string) => `https://${domain}/`);
+  const homeUrl = (domain: string, context: PartContext) =>
+    options.homeUrl?.(domain) ?? context.homeUrl ?? `https://${domain}/`;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const slots = new Slots(options.concurrency ?? 1);
   const closing = new Set<Promise<void>>();
@@ -111,7 +112,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     };
     context.signal?.addEventListener("abort", stop, { once: true });
     try {
-      const url = homeUrl(target.domain);
+      const url = homeUrl(target.domain, context);
       const site = siteHost(target.domain) ?? target.domain;
       try {
         b = await launchChromium(options.chromiumPath, 30_000, [onlySiteResolverRule(site)]);

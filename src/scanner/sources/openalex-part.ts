@@ -22,7 +22,7 @@ export interface OpenAlexPartOptions extends SourceOptions {
 
 /**
  * OpenAlex: finds the institution by name (and country) whose homepage is on the university's domain, then
- * counts its top-10 % cited works of the last five complete years.
+ * counts its top-ten-percent cited works of the last five complete years.
  */
 export function openAlexPart(options: OpenAlexPartOptions = {}) {
   const base = trimBase(options.baseUrl ?? OPENALEX_BASE_URL);
