@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { openSqlite } from "../src/db/open.ts";
+import { CHROMIUM_ARGS } from "../src/scanner/browser/chromium.ts";
 import { serverClient, testContext } from "./support/fixtures-app.ts";
 
 /**
@@ -35,16 +36,7 @@ describe("docs page in headless Chromium", () => {
     const { chromium } = await import("playwright-core");
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-      ],
+      args: [...CHROMIUM_ARGS],
     });
   }, 60_000);
 

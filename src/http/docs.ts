@@ -2,6 +2,7 @@ import { Type } from "@sinclair/typebox";
 import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
 import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
 import type { AccessFacts } from "./api-description.ts";
+import { escapeAttr } from "./escape-attribute.ts";
 import { buildOpenApi } from "./openapi.ts";
 import { type RouteSpec, splitTarget, targetOf } from "./route.ts";
 
@@ -45,9 +46,6 @@ const CSP = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
-
-const escapeAttr = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 function docsPage(prefix: string): string {
   const p = escapeAttr(prefix);

@@ -1,4 +1,5 @@
 import { explorerAssets } from "../../explorer/bundle.ts" with { type: "macro" };
+import { escapeAttr } from "./escape-attribute.ts";
 import type { RouteSpec } from "./route.ts";
 
 /**
@@ -17,9 +18,6 @@ export const EXPLORER_CSP = [
   "base-uri 'none'",
   "form-action 'none'",
 ].join("; ");
-
-const escapeAttr = (s: string) =>
-  s.replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
 function page(prefix: string): string {
   const p = escapeAttr(prefix);

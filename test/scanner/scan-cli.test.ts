@@ -145,7 +145,9 @@ describe("unirank scan", () => {
     };
     expect(scan.data.status).toBe("completed");
     expect(scan.data.evidence.checks.find((c) => c.id === "hsts.present")?.points).toBe(40);
-    expect(scan.data.evidence.unmeasured.tech_speed_mobile_score).toBe("no Chromium configured (--chromium or CHROMIUM_PATH)");
+    expect(scan.data.evidence.unmeasured.tech_speed_mobile_score).toBe(
+      "no Chromium configured (--chromium or CHROMIUM_PATH)",
+    );
 
     const exported = (await (await fetch(`${serve.url}/api/v1/universities/${wellId}/export`)).json()) as {
       data: { recommendations: { category: string; message: string }[] };

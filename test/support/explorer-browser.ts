@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { CHROMIUM_ARGS } from "../../src/scanner/browser/chromium.ts";
 
 /** Headless Chromium for the explorer tests: other hosts aborted and counted, console errors collected, axe. */
 
@@ -7,16 +8,7 @@ export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 export const ARTIFACTS = join(import.meta.dir, "..", "artifacts");
 export const chromiumAvailable = existsSync(CHROMIUM);
 
-export const LAUNCH_ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+export const LAUNCH_ARGS: string[] = [...CHROMIUM_ARGS];
 
 // biome-ignore lint/suspicious/noExplicitAny: playwright types are loaded lazily
 export type AnyPage = any;
