@@ -30,8 +30,11 @@ export const BUSY_TIMEOUT_MS = 5000;
  */
 export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDatabase {
   const sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
-  sqlite.exec("pragma busy_timeout = 0");
+  // Switching a new file to WAL needs its lock: waited for here, at open, where several processes may start at
+  // once; every later statement waits asynchronously in the dialect instead.
+  sqlite.exec(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
   if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
+  sqlite.exec("pragma busy_timeout = 0");
   sqlite.exec("pragma synchronous = normal");
   sqlite.exec("pragma foreign_keys = on");
   if (options.tempStore === "memory") sqlite.exec("pragma temp_store = memory");
