@@ -21,9 +21,18 @@ export class ByteCounter {
   }
 }
 
+/** A source that stops being readable (a truncated or corrupt `.gz`, a failing stream) after `lastLine`. */
+const unreadable = (lastLine: number, e: unknown): RawRecord => ({
+  line: lastLine + 1,
+  error: `the file cannot be read from this line on (${(e as Error).message}): is it truncated or corrupt?`,
+  fatal: true,
+});
+
 async function* ndjson(content: AsyncIterable<Uint8Array | string>): AsyncGenerator<RawRecord> {
+  let last = 0;
   try {
     for await (const { line, text } of numberedLines(content)) {
+      last = line;
       if (text.trim() === "") continue;
       try {
         yield { line, value: JSON.parse(text), csv: false };
@@ -32,7 +41,7 @@ async function* ndjson(content: AsyncIterable<Uint8Array | string>): AsyncGenera
       }
     }
   } catch (e) {
-    yield { line: 0, error: (e as Error).message, fatal: true };
+    yield unreadable(last, e);
   }
 }
 
@@ -69,6 +78,7 @@ async function* csv(content: AsyncIterable<Uint8Array | string>): AsyncGenerator
   const parser = parse({ info: true, raw: true, relax_column_count: true, skip_empty_lines: true });
   void feed(parser, normalisedText(content));
   let columns: string[] | null = null;
+  let last = 0;
   try {
     for await (const item of parser as AsyncIterable<{
       record: string[];
@@ -79,6 +89,7 @@ async function* csv(content: AsyncIterable<Uint8Array | string>): AsyncGenerator
       let breaks = 0;
       for (let i = inner.indexOf("\n"); i !== -1; i = inner.indexOf("\n", i + 1)) breaks++;
       const line = item.info.lines - breaks;
+      last = item.info.lines;
       if (columns === null) {
         const h = header(item.record);
         if (h.error) {
@@ -101,8 +112,11 @@ async function* csv(content: AsyncIterable<Uint8Array | string>): AsyncGenerator
       yield { line, value, csv: true };
     }
   } catch (e) {
-    const err = e as Error & { lines?: number };
-    yield { line: err.lines ?? 0, error: `CSV: ${err.message}`, fatal: true };
+    const err = e as Error & { lines?: number; code?: string };
+    // csv-parse's own errors carry a code and the line; anything else is the input failing.
+    if (typeof err.code === "string" && err.code.startsWith("CSV_")) {
+      yield { line: err.lines ?? last + 1, error: `CSV: ${err.message}`, fatal: true };
+    } else yield unreadable(last, e);
   } finally {
     parser.destroy();
   }
