@@ -196,7 +196,7 @@ describe("dist: the standalone executable", () => {
     }
     const migrate = await run(["migrate"]);
     expect(migrate.code, migrate.stderr).toBe(0);
-  });
+  }, 120_000);
 
   test("operator commands run against the database beside the binary", async () => {
     const help = (await run(["--help"])).stdout;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "kysely";
-import { type DB, leaderboard, listUniversities, rankings } from "../lib/index.ts";
+import { type DB, leaderboard, listUniversities, rankings, writeRecords } from "../lib/index.ts";
 import { readGeneration, setGenerationWindow } from "../lib/write/generation.ts";
 import { refreshLatest } from "../lib/write/refresh-latest.ts";
 import { describeEachDatabase } from "./support/databases.ts";
@@ -43,7 +43,9 @@ describeEachDatabase("data triggers: raw SQL reaches every derived structure", (
   test("unirank's own writer bumps the generation once per write; the triggers stay quiet and leave no trace", async () => {
     const { db } = get();
     const before = await readGeneration(db);
-    await writeFixture(db);
+    await writeRecords(db, [
+      { type: "university", domain: "quiet-triggers.nl.example", name: "Quiet Triggers", country: "NL" },
+    ]);
     expect(await readGeneration(db)).toBe(before + 1);
     // Every trigger is back after the writer's commit (SQLite drops them inside its transaction).
     if (get().kind === "sqlite") {
