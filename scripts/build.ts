@@ -22,6 +22,7 @@ const DIST = join(ROOT, "dist");
 export const PACKAGE_ENTRIES: Record<string, string> = {
   ".": "lib/index.ts",
   "./node": "lib/node/index.ts",
+  "./scanner": "lib/scanner/index.ts",
   "./seed": "lib/seed/index.ts",
   "./webhooks": "lib/webhooks/receiver.ts",
   "./elysia": "src/elysia.ts",

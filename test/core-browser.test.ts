@@ -1,5 +1,5 @@
 /**
- * The core is runtime-neutral: `unirank`, `unirank/seed` and `unirank/webhooks` bundle for the browser, and no
+ * The core is runtime-neutral: `unirank`, `unirank/scanner`, `unirank/seed` and `unirank/webhooks` bundle for the browser, and no
  * file of the core imports a Node or Bun module (tsconfig.core.json and Biome's noRestrictedImports hold the same
  * line while editing). Third-party code may still reach for a Node module the bundler polyfills (csv-parse's
  * stream); the test names those so a new one is noticed.
@@ -10,7 +10,12 @@ import { join, resolve } from "node:path";
 
 const ROOT = resolve(import.meta.dir, "..");
 const OUT = join(ROOT, "node_modules/.cache/unirank-core-browser");
-const CORE_ENTRIES = ["lib/index.ts", "lib/seed/index.ts", "lib/webhooks/receiver.ts"];
+const CORE_ENTRIES = [
+  "lib/index.ts",
+  "lib/scanner/index.ts",
+  "lib/seed/index.ts",
+  "lib/webhooks/receiver.ts",
+];
 /** Node modules third-party code in the core's graph needs, polyfilled by the bundler: csv-parse's stream (and what it uses). */
 const THIRD_PARTY_NODE = ["node:buffer", "node:events", "node:stream"];
 
@@ -49,6 +54,9 @@ test("the core bundles for the browser; no file of it imports a Node or Bun modu
 test("the browser bundle runs: parameters, the catalogue, API-key hashing, webhook signatures, the seed", async () => {
   const core = await import(join(OUT, "lib/index.js"));
   const seed = await import(join(OUT, "lib/seed/index.js"));
+  const scanner = await import(join(OUT, "lib/scanner/index.js"));
+  // The rubrics re-score stored observations in a browser: Lighthouse's curve gives 0.5 at its median.
+  expect(scanner.logNormalScore({ p10: 1200, median: 2400 }, 2400)).toBeCloseTo(0.5, 2);
   expect(core.parseParams(core.RankingsParams, { limit: "3", sort: "technical" })).toMatchObject({
     limit: 3,
   });

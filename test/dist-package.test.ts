@@ -306,6 +306,7 @@ describe("dist: the npm package", () => {
     expect(files).toContain("dist/js/lib/webhooks/receiver.js");
     expect(files).toContain("dist/js/lib/node/index.js");
     expect(files).toContain("dist/js/lib/seed/index.js");
+    expect(files).toContain("dist/js/lib/scanner/index.js");
     expect(files).toContain("dist/types/lib/node/index.d.ts");
     expect(files).toContain("dist/types/lib/index.d.ts");
     expect(files).toContain("dist/cli/cli.js");
