@@ -62,7 +62,7 @@ export interface Results {
 
 const pct = (x: number | null | undefined) => (x == null ? "–" : `${Math.round(x * 100)} %`);
 
-/** The targets of issue #9, judged on the uncached runs of this same run. */
+/** The benchmark targets, judged on the uncached runs of this same run. */
 export function evaluateTargets(r: Results): Target[] {
   const run = (name: string, mode = "uncached") => r.runs.find((x) => x.name === name && x.mode === mode);
   const out: Target[] = [];
