@@ -12,14 +12,16 @@ function frame(label: string): { box: HTMLElement; plot: HTMLElement } {
   return { box: h("figure", { class: "chart" }, plot, h("figcaption", {}, label)), plot };
 }
 
-const width = (el: HTMLElement) => Math.max(260, Math.min(el.clientWidth || 640, 900));
+/** The plot box is a block: its width is the figure's content width, which the chart fills. */
+const width = (el: HTMLElement) => Math.max(260, Math.min(el.clientWidth || 640, 1600));
 
 function sized(plot: HTMLElement, make: (w: number) => uPlot): void {
   requestAnimationFrame(() => {
-    const chart = make(width(plot.parentElement ?? plot));
-    new ResizeObserver(() =>
-      chart.setSize({ width: width(plot.parentElement ?? plot), height: chart.height }),
-    ).observe(plot.parentElement ?? plot);
+    const chart = make(width(plot));
+    new ResizeObserver(() => {
+      const w = width(plot);
+      if (w !== chart.width) chart.setSize({ width: w, height: chart.height });
+    }).observe(plot);
     plot.dataset.drawn = "true";
   });
 }
