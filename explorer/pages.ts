@@ -137,12 +137,23 @@ type RankRow = {
   presence_score: number | null;
 };
 
+const RANKING_SORTS = ["overall", "webometrics", "technical", "research", "presence"] as const;
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
 export async function rankings(q: Query): Promise<HTMLElement[]> {
   const page = Number(q.get("page") ?? 1);
   const limit = Number(q.get("limit") ?? 50);
   const search = q.get("search") ?? "";
+  const sort = q.get("sort") ?? "overall";
+  const country = q.get("country") ?? "";
+  const min = q.get("min_score") ?? "";
+  const max = q.get("max_score") ?? "";
+  const filters: Record<string, string | number> = { page, limit, sort };
+  if (country) filters.country = country;
+  if (min) filters.min_score = min;
+  if (max) filters.max_score = max;
   const [{ data, meta }, found] = await Promise.all([
-    api<RankRow[], PageMeta>("/rankings", { page, limit }),
+    api<RankRow[], PageMeta>("/rankings", filters),
     search ? api<Uni[], PageMeta>("/universities", { search, limit: 20 }) : null,
   ]);
   const matches = found
@@ -160,6 +171,20 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
       "rankings",
       q,
       [
+        field(
+          "Rank by",
+          select(
+            "sort",
+            sort,
+            RANKING_SORTS.map((s) => [s, capitalised(s)]),
+          ),
+        ),
+        field("Country (2 letters)", input("country", country, { maxlength: "2", autocomplete: "off" })),
+        field("Lowest score", input("min_score", min, { type: "number", min: "0", max: "100", step: "0.1" })),
+        field(
+          "Highest score",
+          input("max_score", max, { type: "number", min: "0", max: "100", step: "0.1" }),
+        ),
         field("Find a university", input("search", search, { type: "search" })),
         field(
           "Rows per page",
@@ -171,11 +196,11 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
         ),
         field("Page", input("page", String(page), { type: "number", min: "1", inputmode: "numeric" })),
       ],
-      "Rankings search and paging",
+      "Rankings: sort, filters, search and paging",
     ),
     ...matches,
     table(
-      `Universities by overall score, page ${meta.page}`,
+      `Universities by ${sort} score${country ? ` in ${country.toUpperCase()}` : ""}, page ${meta.page} (${meta.total} ranked)`,
       ["#", "University", "Country", "Overall", "Webometrics", "Technical", "Research", "Presence"],
       data.map((r) => [
         r.rank,

@@ -135,6 +135,23 @@ describe("explorer in headless Chromium", () => {
     );
   }, 60_000);
 
+  test("rankings: a sort and filters in the link rank as the API does, and the form keeps them", async () => {
+    const query = "sort=technical&country=fr&min_score=40&limit=20";
+    await open(`#/rankings?${query}`, "rankings-filtered");
+    const rows = await api<{ rank: number; name: string; country: string }[]>(`/rankings?${query}`);
+    expect(rows.data.length).toBeGreaterThan(0);
+    expect(rows.data.every((r) => r.country === "FR")).toBe(true);
+    expect(await w.page.locator("main .table-wrap table tbody tr").count()).toBe(rows.data.length);
+    expect((await cells(w.page, 0)).slice(0, 3)).toEqual([
+      String(rows.data[0]?.rank),
+      rows.data[0]?.name ?? "",
+      "FR",
+    ]);
+    expect(await w.page.locator("select[name=sort]").inputValue()).toBe("technical");
+    expect(await w.page.locator("input[name=country]").inputValue()).toBe("fr");
+    expect(await w.page.locator("input[name=min_score]").inputValue()).toBe("40");
+  }, 60_000);
+
   test("rankings: a search shows the matching universities above the ranking", async () => {
     await open("#/rankings?search=haan", "rankings-search");
     const found = await api<{ name: string }[]>("/universities?search=haan&limit=20");

@@ -146,7 +146,7 @@ describeEachDatabase("http v2", (get) => {
           await bad(`/api/v2/universities/${id}`, ["id"]);
       });
 
-      test("GET /rankings: page, limit (default 20), competition ranks", async () => {
+      test("GET /rankings: page, limit (default 20), competition ranks, v1's sorts and filters", async () => {
         let body = await ok("/api/v2/rankings", true);
         expect(body.meta).toEqual({ page: 1, limit: 20, total: 9 });
         expect(body.data[0]).toEqual({
@@ -165,10 +165,19 @@ describeEachDatabase("http v2", (get) => {
         body = await ok("/api/v2/rankings?page=2&limit=3", true);
         expect(body.meta).toEqual({ page: 2, limit: 3, total: 9 });
         expect(body.data.map((e: { rank: number }) => e.rank)).toEqual([4, 5, 6]);
-        // country, sort, min_score are v1 parameters: ignored here
-        body = await ok("/api/v2/rankings?country=FR&sort=research&min_score=99", true);
-        expect(body.meta.total).toBe(9);
+        // v1's sorts and filters, with the same answers
+        const query = "country=at&sort=research&min_score=60&max_score=99.5";
+        body = await ok(`/api/v2/rankings?${query}`, true);
+        const v1 = (await call(client, `/api/v1/rankings?${query}&limit=20`)).body;
+        expect(body.data.length).toBeGreaterThan(0);
+        expect(body.data).toEqual(v1.data);
+        expect(body.meta).toEqual(v1.meta);
+        expect(body.data.every((e: { country: string }) => e.country === "AT")).toBe(true);
+        body = await ok("/api/v2/rankings?sort=technical&limit=3", true);
+        expect(body.data).toEqual((await call(client, "/api/v1/rankings?sort=technical&limit=3")).body.data);
         await bad("/api/v2/rankings?limit=101&page=0", ["limit", "page"]);
+        await bad("/api/v2/rankings?sort=speed&min_score=101&country=x", ["sort", "min_score", "country"]);
+        await bad("/api/v2/rankings?min_score=80&max_score=20", ["min_score", "max_score"]);
       });
 
       test("GET /scans/{id}: any status; scores only when completed", async () => {

@@ -47,7 +47,9 @@ export const RankingsParams = Type.Object({
 });
 export type RankingsParams = Static<typeof RankingsParams>;
 
-export const RankingsV2Params = Type.Object({ page: Type.Optional(Page()), limit: Type.Optional(Limit(20)) });
+/** v2 rankings: v1's sorts and filters, 20 rows a page by default. */
+export const RankingsV2Params = Type.Object({ ...RankingsParams.properties, limit: Type.Optional(Limit(20)) });
+export type RankingsV2Params = Static<typeof RankingsV2Params>;
 
 export const CompareParams = Type.Object({
   ids: Type.String({

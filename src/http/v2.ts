@@ -72,8 +72,9 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
     route({
       path: "/api/v2/rankings",
       operationId: "v2Rankings",
-      summary: "Universities ranked by the overall score of their latest completed scan",
-      description: "Standard competition rank (1, 2, 2, 4), ties by university id.",
+      summary: "Universities ranked by a score of their latest completed scan",
+      description:
+        "Standard competition rank (1, 2, 2, 4), ties by university id; `sort`, `country`, `min_score` and `max_score` as in v1.",
       query: RankingsV2Params,
       response: RankingListSchema,
       meta: PageMetaSchema,
