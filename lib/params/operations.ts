@@ -48,7 +48,10 @@ export const RankingsParams = Type.Object({
 export type RankingsParams = Static<typeof RankingsParams>;
 
 /** v2 rankings: v1's sorts and filters, 20 rows a page by default. */
-export const RankingsV2Params = Type.Object({ ...RankingsParams.properties, limit: Type.Optional(Limit(20)) });
+export const RankingsV2Params = Type.Object({
+  ...RankingsParams.properties,
+  limit: Type.Optional(Limit(20)),
+});
 export type RankingsV2Params = Static<typeof RankingsV2Params>;
 
 export const CompareParams = Type.Object({
