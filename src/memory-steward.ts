@@ -1,24 +1,47 @@
 /**
  * Gives garbage back to the system under load. JavaScriptCore lets its heap grow well ahead of the garbage a busy
- * server makes (tens of MB at 20,000 requests/s) and returns freed pages lazily, so the resident size stays far
- * above what is live. Once a second this compares the resident size with the one measured just after its last
- * full collection, and when it has grown by more than `headroomMb` runs one (20–27 ms at 100,000 universities,
- * taking a loaded server from 187–202 to 144–159 MB). A heap that really grew (new data) raises that floor after one
- * collection, so it does not collect every second for nothing.
+ * server makes and returns freed pages lazily, so the resident size stays far above what is live. Once a second
+ * this compares the resident size with the one measured just after its last full collection, and when it has
+ * grown by more than `headroomMb` runs one (pause and effect measured in docs/performance.md). A heap that really
+ * grew (new data) raises that floor after one collection, so it does not collect every second for nothing.
  */
-export function startMemorySteward(headroomMb: number, everyMs = 1000): () => void {
-  if (!(headroomMb > 0)) return () => {};
+
+/** How the steward reads the resident size and collects; the runtime's own by default. */
+export interface StewardRuntime {
+  rss(): number;
+  collect(): void;
+}
+
+const bunRuntime: StewardRuntime = {
+  rss: () => process.memoryUsage.rss(),
+  collect: () => (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true),
+};
+
+/** One look at the resident size per `check()`: collects when it passed the floor by more than the headroom. */
+export function memorySteward(
+  headroomMb: number,
+  runtime: StewardRuntime = bunRuntime,
+): { check(): boolean } {
   const headroom = headroomMb * 1024 * 1024;
-  let floor = process.memoryUsage.rss();
-  const timer = setInterval(() => {
-    const rss = process.memoryUsage.rss();
-    floor = Math.min(floor, rss);
-    if (rss - floor > headroom) {
-      Bun.gc(true);
+  let floor = runtime.rss();
+  return {
+    check() {
+      const rss = runtime.rss();
+      floor = Math.min(floor, rss);
+      if (rss - floor <= headroom) return false;
+      runtime.collect();
       // A full collection returns the freed pages at once.
-      floor = process.memoryUsage.rss();
-    }
-  }, everyMs);
+      floor = runtime.rss();
+      return true;
+    },
+  };
+}
+
+/** Checks every `everyMs`; returns the function that stops it. `headroomMb` 0 turns it off. */
+export function startMemorySteward(headroomMb: number, everyMs = 1000, runtime?: StewardRuntime): () => void {
+  if (!(headroomMb > 0)) return () => {};
+  const steward = memorySteward(headroomMb, runtime);
+  const timer = setInterval(() => steward.check(), everyMs);
   (timer as { unref?: () => void }).unref?.();
   return () => clearInterval(timer);
 }

@@ -1,20 +1,35 @@
+/** Where a queue reads the time and waits: the real clock by default. */
+export interface QueueTimer {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+const realTimer: QueueTimer = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+};
+
 /** At most one request at a time per host, with a pause between the end of one and the start of the next. */
 export class HostQueue {
   private readonly tails = new Map<string, Promise<void>>();
   private readonly lastDone = new Map<string, number>();
 
-  constructor(private readonly delayMs: number) {}
+  constructor(
+    private readonly delayMs: number,
+    private readonly timer: QueueTimer = realTimer,
+  ) {}
 
   run<T>(host: string, task: () => Promise<T>): Promise<T> {
     const key = host.toLowerCase();
     const previous = this.tails.get(key) ?? Promise.resolve();
     const result = previous.then(async () => {
-      const wait = (this.lastDone.get(key) ?? 0) + this.delayMs - Date.now();
-      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const last = this.lastDone.get(key);
+      const wait = last === undefined ? 0 : last + this.delayMs - this.timer.now();
+      if (wait > 0) await this.timer.sleep(wait);
       try {
         return await task();
       } finally {
-        this.lastDone.set(key, Date.now());
+        this.lastDone.set(key, this.timer.now());
       }
     });
     const tail = result.then(

@@ -1,0 +1,107 @@
+import { beforeAll, describe, expect, test } from "bun:test";
+import {
+  DistributionSchema,
+  ScanHistorySchema,
+  scanHistory,
+  scoreDistribution,
+  UnirankError,
+} from "../../lib/index.ts";
+import { binOf } from "../../lib/queries/score-distribution.ts";
+import { describeEachDatabase } from "../support/databases.ts";
+import { expectMatches } from "../support/json-schema.ts";
+import { type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
+
+const bins = (counts: number[]) => counts.map((count, i) => ({ from: i * 10, to: (i + 1) * 10, count }));
+
+describe("binOf", () => {
+  test("equal widths, lower bound included, 100 in the last bin", () => {
+    expect([0, 9.9, 10, 55, 99.9, 100].map((v) => binOf(v, 10))).toEqual([0, 0, 1, 5, 9, 9]);
+    expect([0, 49.9, 50, 100].map((v) => binOf(v, 2))).toEqual([0, 0, 1, 1]);
+    expect(binOf(100, 1)).toBe(0);
+  });
+});
+
+describeEachDatabase("explorer queries", (get) => {
+  let ids: V2Ids;
+  beforeAll(async () => {
+    await get().reset();
+    ids = await writeV2Fixture(get().db);
+  });
+  const db = () => get().db;
+
+  test("history: completed scans oldest first with overall and composites", async () => {
+    const h = await scanHistory(db(), ids.university("one.fr.example"));
+    expectMatches(ScanHistorySchema, h.data);
+    expect(h.meta).toEqual({ page: 1, limit: 100, total: 2 });
+    expect(h.data).toEqual([
+      {
+        id: ids.scan("one-old"),
+        completed_at: "2026-01-10T00:00:00+00:00",
+        overall_score: 70,
+        webo_composite_score: 60,
+        tech_composite_score: 75.5,
+        research_composite_score: null,
+        presence_composite_score: null,
+      },
+      {
+        id: ids.scan("one-new"),
+        completed_at: "2026-06-20T00:00:00+00:00",
+        overall_score: 62,
+        webo_composite_score: 65,
+        tech_composite_score: 75.5,
+        research_composite_score: null,
+        presence_composite_score: null,
+      },
+    ]);
+  });
+
+  test("history: paging, pending scans left out, a university with no completed scan", async () => {
+    const nine = await scanHistory(db(), ids.university("nine.at.example"), { page: 2, limit: 2 });
+    expect(nine.meta).toEqual({ page: 2, limit: 2, total: 3 });
+    expect(nine.data.map((e) => [e.id, e.overall_score])).toEqual([[ids.scan("nine-new"), 70]]);
+    const ten = await scanHistory(db(), ids.university("ten.se.example"));
+    expect(ten).toEqual({ data: [], meta: { page: 1, limit: 100, total: 0 } });
+  });
+
+  test("history: an unknown university is NOT_FOUND", async () => {
+    const e = await scanHistory(db(), 999_999).catch((x) => x);
+    expect(e).toBeInstanceOf(UnirankError);
+    expect((e as UnirankError).code).toBe("NOT_FOUND");
+  });
+
+  test("distribution of the overall score: bins, mean and median", async () => {
+    const d = await scoreDistribution(db());
+    expectMatches(DistributionSchema, d.data);
+    expect(d.data).toEqual(bins([0, 1, 0, 1, 2, 2, 2, 1, 0, 0]));
+    expect(d.meta).toEqual({
+      score: "overall_score",
+      country: null,
+      bins: 10,
+      measured: 9,
+      not_measured: 0,
+      mean: 47.9,
+      median: 55,
+    });
+  });
+
+  test("distribution of another score, with unmeasured universities, by country, other bin counts", async () => {
+    const ssl = await scoreDistribution(db(), { score: "tech_ssl_score", bins: 4 });
+    expect(ssl.data).toEqual([
+      { from: 0, to: 25, count: 0 },
+      { from: 25, to: 50, count: 0 },
+      { from: 50, to: 75, count: 2 },
+      { from: 75, to: 100, count: 2 },
+    ]);
+    expect(ssl.meta).toMatchObject({ measured: 4, not_measured: 5, mean: 79.5, median: 77.5 });
+    const de = await scoreDistribution(db(), { country: "de", bins: 3 });
+    expect(de.data).toEqual([
+      { from: 0, to: 33.33, count: 0 },
+      { from: 33.33, to: 66.67, count: 1 },
+      { from: 66.67, to: 100, count: 0 },
+    ]);
+    expect(de.meta).toMatchObject({ country: "DE", measured: 1, mean: 59.1, median: 59.1 });
+    const none = await scoreDistribution(db(), { country: "US" });
+    expect(none.meta).toMatchObject({ measured: 0, not_measured: 0, mean: null, median: null });
+    expect(none.data.every((b) => b.count === 0)).toBe(true);
+  });
+});

@@ -1,0 +1,197 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import SwaggerParser from "@apidevtools/swagger-parser";
+import { CATEGORY_NAMES } from "../../lib/index.ts";
+import { allRoutes, createApp } from "../../src/http/app.ts";
+import { describeEachDatabase } from "../support/databases.ts";
+import { appClient, type Client, testContext } from "../support/fixtures-app.ts";
+import { expectMatches } from "../support/json-schema.ts";
+import { V2_NOW, type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
+
+// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked freely
+type Doc = any;
+
+const toOpenApi = (path: string) => path.replace(/:([A-Za-z_]+)/g, "{$1}");
+
+describeEachDatabase("openapi", (get) => {
+  let ids: V2Ids;
+  let client: Client;
+  let doc: Doc;
+  beforeAll(async () => {
+    await get().reset();
+    ids = await writeV2Fixture(get().db);
+    client = appClient({ ...testContext(get().db), clock: () => V2_NOW });
+    const r = await client.fetch("/openapi.json");
+    expect(r.status).toBe(200);
+    expect(r.headers.get("Content-Type")).toBe("application/json; charset=utf-8");
+    doc = await r.json();
+  });
+  afterAll(() => client.close());
+
+  test("is served raw (no wrapper) and validates against the OpenAPI 3.1 specification", async () => {
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.success).toBeUndefined();
+    expect(doc.api_version).toBeUndefined();
+    // swagger-parser validates 3.1 documents against the official 3.1 schema, then resolves every $ref
+    const api = await SwaggerParser.validate(structuredClone(doc));
+    expect((api as Doc).openapi).toBe("3.1.0");
+  });
+
+  test("the validator does reject a broken document (so the check above can fail)", async () => {
+    const broken = structuredClone(doc);
+    broken.paths["/api/v2/regressions"].get.parameters[0].in = "body";
+    await expect(SwaggerParser.validate(broken)).rejects.toThrow();
+    const dangling = structuredClone(doc);
+    dangling.paths["/api/v2/scans/{id}"].get.responses["404"] = { $ref: "#/components/responses/Nope" };
+    await expect(SwaggerParser.validate(dangling)).rejects.toThrow();
+  });
+
+  test("every route the app serves is in the document, and every path in it is served", async () => {
+    const ctx = testContext(get().db);
+    const routePaths = allRoutes(ctx).map((r) => toOpenApi(r.path));
+    expect(Object.keys(doc.paths).sort()).toEqual([...routePaths].sort());
+    // what Elysia actually registered, not just our list
+    const app = createApp(ctx);
+    const served = new Set(app.routes.filter((r) => r.method === "GET").map((r) => toOpenApi(r.path)));
+    expect([...served].sort()).toEqual(Object.keys(doc.paths).sort());
+    for (const p of ["/health", "/openapi.json", "/docs", "/api/v2/schema", "/api/v1/compare"]) {
+      expect(Object.keys(doc.paths)).toContain(p);
+    }
+    for (const item of Object.values(doc.paths) as Doc[]) expect(Object.keys(item)).toEqual(["get"]);
+  });
+
+  test("every documented operation answers 200 with a body matching its documented schema", async () => {
+    const uni = ids.university("one.fr.example");
+    const values: Record<string, string> = {
+      category: "ssl",
+      a: String(ids.scan("one-old")),
+      b: String(ids.scan("one-new")),
+      ids: `${uni},${ids.university("two.de.example")}`,
+    };
+    for (const [path, item] of Object.entries(doc.paths) as [string, Doc][]) {
+      const op = item.get;
+      const id = path.startsWith("/api/v2/scans/") ? ids.scan("one-new") : uni;
+      let url = path.replace("{id}", String(id)).replace("{category}", values.category!);
+      const required = (op.parameters ?? []).filter((p: Doc) => p.in === "query" && p.required);
+      if (required.length > 0) url += `?${required.map((p: Doc) => `${p.name}=${values[p.name]}`).join("&")}`;
+      const r = await client.fetch(url);
+      expect(`${url} ${r.status}`).toBe(`${url} 200`);
+      const contentType = (r.headers.get("Content-Type") ?? "").split(";")[0]!;
+      const documented = op.responses["200"].content;
+      expect(Object.keys(documented)).toEqual([contentType]);
+      const text = await r.text();
+      if (contentType !== "application/json") {
+        expect(text.length).toBeGreaterThan(0);
+        continue;
+      }
+      expectMatches({ ...documented[contentType].schema, components: doc.components }, JSON.parse(text));
+    }
+  });
+
+  test("documented error shapes are what each version answers (400, 404, 405)", async () => {
+    const schemas = { components: doc.components };
+    const cases = [
+      ["/api/v1/rankings?limit=0", "GET", 400, "V1"],
+      ["/api/v2/rankings?limit=0", "GET", 400, "V2"],
+      ["/api/v1/universities/999999", "GET", 404, "V1"],
+      ["/api/v2/scans/999999", "GET", 404, "V2"],
+      ["/api/v2/nowhere", "GET", 404, "V2"],
+      ["/api/v1/stats", "POST", 405, "V1"],
+      ["/api/v2/schema", "DELETE", 405, "V2"],
+    ] as const;
+    for (const [path, method, status, version] of cases) {
+      const r = await client.fetch(path, { method });
+      expect(r.status).toBe(status);
+      expectMatches({ $ref: `#/components/schemas/${version}Error`, ...schemas }, await r.json());
+    }
+    // and the operations point at them
+    const scan = doc.paths["/api/v2/scans/{id}"].get.responses;
+    for (const s of ["400", "401", "404", "405", "429", "500", "503"])
+      expect(scan[s].$ref).toStartWith("#/components/responses/V2");
+    const v1 = doc.paths["/api/v1/universities/{id}"].get.responses;
+    for (const s of ["400", "401", "404", "405", "429", "500", "503"])
+      expect(v1[s].$ref).toStartWith("#/components/responses/V1");
+    expect(doc.components.responses.V2RateLimited.headers["Retry-After"]).toBeDefined();
+    expect(doc.components.responses.V1MethodNotAllowed.headers.Allow).toBeDefined();
+    expect(doc.components.schemas.V2Error.properties.data).toEqual({ type: "null" });
+  });
+
+  test("parameters carry the ranges, defaults and enums that validate requests", () => {
+    const params = (path: string) =>
+      Object.fromEntries(
+        (doc.paths[path].get.parameters as Doc[]).filter((p) => p.name).map((p) => [`${p.in}:${p.name}`, p]),
+      );
+    const reg = params("/api/v2/regressions");
+    expect(reg["query:days"].schema).toEqual({ type: "integer", minimum: 1, maximum: 365, default: 30 });
+    expect(reg["query:min_drop"].schema).toEqual({ type: "number", minimum: 0, maximum: 100, default: 5 });
+    expect(reg["query:category"].schema.enum).toEqual(CATEGORY_NAMES);
+    expect(reg["query:category"].schema.default).toBe("overall");
+    expect(reg["query:limit"].schema).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    expect(params("/api/v2/leaderboard/{category}")["path:category"]).toMatchObject({
+      required: true,
+      schema: { type: "string", enum: CATEGORY_NAMES },
+    });
+    expect(params("/api/v2/leaderboard/{category}")["query:limit"].schema.default).toBe(10);
+    expect(params("/api/v1/rankings")["query:limit"].schema.default).toBe(50);
+    expect(params("/api/v1/universities")["query:sort"].schema.enum).toEqual([
+      "name",
+      "domain",
+      "country",
+      "created_at",
+    ]);
+    expect(params("/api/v2/scan-diff")["query:a"].required).toBe(true);
+    expect(params("/api/v2/universities/{id}")["path:id"].schema).toMatchObject({
+      type: "integer",
+      minimum: 1,
+    });
+  });
+
+  test("security: the three API-key locations, HMAC headers on v2, nothing on health and docs", () => {
+    expect(doc.components.securitySchemes).toEqual({
+      ApiKeyHeader: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+      BearerAuth: expect.objectContaining({ type: "http", scheme: "bearer" }),
+      ApiKeyQuery: expect.objectContaining({ type: "apiKey", in: "query", name: "api_key" }),
+    });
+    const v2 = doc.paths["/api/v2/rankings"].get;
+    expect(v2.security).toEqual([{}, { ApiKeyHeader: [] }, { BearerAuth: [] }, { ApiKeyQuery: [] }]);
+    expect(v2.parameters.map((p: Doc) => p.$ref).filter(Boolean)).toEqual([
+      "#/components/parameters/XTimestamp",
+      "#/components/parameters/XSignature",
+    ]);
+    expect(doc.paths["/api/v1/rankings"].get.security).toHaveLength(4);
+    expect(doc.paths["/health"].get.security).toEqual([]);
+    expect(doc.paths["/docs"].get.security).toEqual([]);
+  });
+
+  test("/api/v2/schema lists the same parameters as the document", async () => {
+    const r = await client.fetch("/api/v2/schema");
+    const schema = (await r.json()).data;
+    for (const [path, entry] of Object.entries(schema.paths) as [string, Doc][]) {
+      const op = doc.paths[`/api/v2${path}`].get;
+      expect(entry.operation_id).toBe(op.operationId);
+      expect(entry.parameters).toEqual(op.parameters.filter((p: Doc) => !p.$ref));
+    }
+  });
+
+  test("mounted under a prefix, servers names the prefix", async () => {
+    expect(doc.servers).toBeUndefined();
+    const ctx = testContext(get().db);
+    const { Elysia } = await import("elysia");
+    const outer = new Elysia().group("/unirank", (g) => g.use(createApp(ctx)));
+    const r = await outer.handle(new Request("http://unirank.test/unirank/openapi.json"));
+    expect(r.status).toBe(200);
+    expect((await r.json()).servers).toEqual([{ url: "/unirank" }]);
+  });
+});
+
+describe("openapi without a database", () => {
+  test("the document is built from the route list alone", async () => {
+    const { openSqlite } = await import("../../src/db/open.ts");
+    const opened = openSqlite(":memory:"); // not migrated: docs must not need the database
+    const client = appClient(testContext(opened.db));
+    const r = await client.fetch("/openapi.json");
+    expect(r.status).toBe(200);
+    expect((await r.json()).openapi).toBe("3.1.0");
+    expect((await client.fetch("/docs")).status).toBe(200);
+    await opened.close();
+  });
+});
