@@ -16,7 +16,15 @@ export * from "./links.ts";
 export * from "./observations.ts";
 export * from "./page-weight.ts";
 export * from "./part.ts";
-export { scoredFrom, tiered, unmeasured } from "./points.ts";
+export {
+  check,
+  mergeParts,
+  scoredFrom,
+  scoreFromChecks,
+  tiered,
+  unmeasured,
+  unmeasuredPart,
+} from "./points.ts";
 export * from "./scan-targets.ts";
 export * from "./score-observations.ts";
 export * from "./security-headers.ts";

@@ -1,7 +1,13 @@
 import type { ScoreName } from "../scores/catalogue.ts";
 import type { CheckPoints, ScoredPart } from "./check.ts";
 
-/** One check: `remediation` is dropped when every point was earned. */
+/** Rounds to one decimal, the precision of every point count. */
+export const roundPoints = (n: number): number => Math.round(n * 10) / 10;
+
+/**
+ * A check earning `points` of `max` (at most `max`, one decimal; negative for the penalties of modifier rubrics);
+ * no remediation when all were earned.
+ */
 export function check(
   score: ScoreName,
   id: string,
@@ -11,7 +17,8 @@ export function check(
   detail: string,
   remediation: string,
 ): CheckPoints {
-  return { id, score, label, points, max, detail, remediation: points >= max ? null : remediation };
+  const p = roundPoints(Math.min(max, points));
+  return { id, score, label, points: p, max, detail, remediation: p >= max ? null : remediation };
 }
 
 /** A sub-score from its checks: the points earned over the points possible, as 0–100, rounded. */
@@ -46,4 +53,26 @@ export function mergeParts(parts: ScoredPart[]): ScoredPart {
 export function tiered(value: number, tiers: readonly [floor: number, points: number][]): number {
   for (const [floor, points] of tiers) if (value >= floor) return points;
   return 0;
+}
+
+/** A 0–100 sub-score from checks: the share of their points earned, with one decimal like every score. */
+export function scoreFromChecks(checks: readonly CheckPoints[]): number {
+  let points = 0;
+  let max = 0;
+  for (const c of checks) {
+    points += c.points;
+    max += c.max;
+  }
+  return max === 0 ? 0 : Math.round((1000 * points) / max) / 10;
+}
+
+/** A part whose every listed sub-score is null for one reason. */
+export function unmeasuredPart(names: readonly ScoreName[], reason: string): ScoredPart {
+  const scores: ScoredPart["scores"] = {};
+  const unmeasured: ScoredPart["unmeasured"] = {};
+  for (const n of names) {
+    scores[n] = null;
+    unmeasured[n] = reason;
+  }
+  return { scores, checks: [], unmeasured };
 }

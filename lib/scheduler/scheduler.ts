@@ -1,3 +1,7 @@
+import type { ScanOutcome } from "../scanner/scan-outcome.ts";
+
+export type { ScanOutcome };
+
 import type { DB } from "../schema/database.ts";
 import type { ScoreName } from "../scores/catalogue.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
@@ -25,16 +29,6 @@ export interface ScanTarget {
   domain: string;
   name?: string;
   country?: string;
-}
-
-/** What a scan of one university gives back. */
-export interface ScanOutcome {
-  status: "completed" | "failed";
-  started_at: string;
-  completed_at: string;
-  failure_reason?: string;
-  scores: Partial<Record<ScoreName, number | null>>;
-  evidence?: unknown;
 }
 
 /** Scans one university; must end (failed is fine) soon after `signal` aborts. */

@@ -1,6 +1,7 @@
 import type { CheckPoints, ScoredPart } from "../../lib/scanner/check.ts";
 import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
 import type { Availability, Observations } from "../../lib/scanner/observations.ts";
+import type { ScanOutcome as CoreScanOutcome } from "../../lib/scanner/scan-outcome.ts";
 import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import type { ScoreName } from "../../lib/scores/catalogue.ts";
 import { fillDerivedScores } from "../../lib/scores/derive.ts";
@@ -38,16 +39,8 @@ export interface ScanOptions extends ScannerSettings {
   now?: () => Date;
 }
 
-export interface ScanOutcome {
-  status: "completed" | "failed";
-  /** ISO 8601, `+00:00`, seconds. */
-  started_at: string;
-  completed_at: string;
-  failure_reason?: string;
-  /** Every sub-score, the composites and overall_score (all null on a failed scan). */
-  scores: Partial<Record<ScoreName, number | null>>;
-  evidence: ScanEvidence;
-}
+/** A scan's outcome as the scanner gives it: the core's shape, always with its evidence. */
+export type ScanOutcome = CoreScanOutcome & { evidence: ScanEvidence };
 
 /**
  * Scans one university: collects its own site and DNS, scores the observations, runs the parts, derives

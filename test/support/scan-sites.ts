@@ -100,7 +100,7 @@ export function fixtureScan(
         completed_at: isoTimestamp(clock()),
         failure_reason: `HTTP ${response.status}`,
         scores: {},
-        evidence: null,
+        evidence: undefined,
       };
     }
     return {
@@ -108,7 +108,7 @@ export function fixtureScan(
       started_at,
       completed_at: isoTimestamp(clock()),
       scores: { tech_seo_score: /<title>/.test(body) ? 100 : 0 },
-      evidence: null,
+      evidence: undefined,
     };
   };
 }

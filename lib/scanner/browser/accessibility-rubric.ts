@@ -1,5 +1,5 @@
 import type { CheckPoints, ScoredPart } from "../check.ts";
-import { check } from "../part.ts";
+import { check } from "../points.ts";
 import type { AxeRuleOutcome, Impact } from "./observations.ts";
 
 const S = "tech_accessibility_score";
@@ -29,13 +29,13 @@ export function scoreAccessibility(rules: readonly AxeRuleOutcome[]): ScoredPart
     }
     const elements = r.nodes === 1 ? "1 element" : `${r.nodes} elements`;
     checks.push(
-      check(`a11y.${r.id}`, S, r.help, 0, w, `${elements} fail "${r.id}" (${r.impact}).`, `${r.help}.`),
+      check(S, `a11y.${r.id}`, r.help, 0, w, `${elements} fail "${r.id}" (${r.impact}).`, `${r.help}.`),
     );
   }
   checks.unshift(
     check(
-      "a11y.passed",
       S,
+      "a11y.passed",
       "Rules passed",
       passedWeight,
       passedWeight,

@@ -1,5 +1,5 @@
 import type { ScoredPart } from "../check.ts";
-import { check, scoreFromChecks } from "../part.ts";
+import { check, scoreFromChecks } from "../points.ts";
 import type { Box, MobileLayout } from "./observations.ts";
 
 const S = "tech_mobile_friendly_score";
@@ -49,8 +49,8 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
   const scale = Math.min(1, layout.deviceWidth / layout.layoutWidth);
 
   const viewport = check(
-    "mobile.viewport",
     S,
+    "mobile.viewport",
     "Viewport tag",
     vp === null ? 0 : deviceWidth ? 30 : vp.has("width") || vp.has("initial-scale") ? 15 : 0,
     30,
@@ -63,8 +63,8 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
   const zoomBlocked =
     userScalable === "no" || userScalable === "0" || (Number.isFinite(maxScale) && maxScale < 2);
   const zoom = check(
-    "mobile.zoom",
     S,
+    "mobile.zoom",
     "Zoom allowed",
     zoomBlocked ? 0 : 10,
     10,
@@ -74,8 +74,8 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
 
   const overflow = Math.max(0, Math.round(layout.scrollWidth - layout.layoutWidth));
   const width = check(
-    "mobile.content-width",
     S,
+    "mobile.content-width",
     "Content fits the screen",
     overflow <= 1 ? 20 : 0,
     20,
@@ -93,8 +93,8 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
   }
   const share = chars === 0 ? 1 : legible / chars;
   const fonts = check(
-    "mobile.font-size",
     S,
+    "mobile.font-size",
     "Legible font sizes",
     20 * Math.min(1, share / LEGIBLE_SHARE),
     20,
@@ -107,8 +107,8 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
   const targets = layout.tapTargets.length;
   const ok = wellSizedTargets(layout.tapTargets, scale);
   const taps = check(
-    "mobile.tap-targets",
     S,
+    "mobile.tap-targets",
     "Tap targets",
     targets === 0 ? 20 : (20 * ok) / targets,
     20,

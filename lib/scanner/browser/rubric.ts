@@ -1,5 +1,5 @@
 import type { ScoredPart } from "../check.ts";
-import { mergeParts } from "../part.ts";
+import { mergeParts } from "../points.ts";
 import { scoreAccessibility } from "./accessibility-rubric.ts";
 import { scoreMobileFriendly } from "./mobile-rubric.ts";
 import type { BrowserObservations } from "./observations.ts";
@@ -17,11 +17,11 @@ export const BROWSER_SCORES = [
 
 /** All five browser sub-scores from one page's observations (stored observations re-score the same way). */
 export function scoreBrowserObservations(o: BrowserObservations): ScoredPart {
-  return mergeParts(
+  return mergeParts([
     scoreSpeed("desktop", o.desktop),
     scoreSpeed("mobile", o.mobile),
     scoreWebVitals(o.mobile),
     scoreMobileFriendly(o.layout),
     scoreAccessibility(o.accessibility),
-  );
+  ]);
 }

@@ -1,6 +1,6 @@
 import type { ScoreName } from "../../scores/catalogue.ts";
 import type { CheckPoints, ScoredPart } from "../check.ts";
-import { check, scoreFromChecks } from "../part.ts";
+import { check, scoreFromChecks } from "../points.ts";
 import { type LogNormalCurve, logNormalScore } from "./log-normal.ts";
 import type { PageTimings } from "./observations.ts";
 
@@ -76,11 +76,11 @@ export function scoreSpeed(form: FormFactor, t: PageTimings): ScoredPart {
     const curve = m.curve[form];
     const id = `speed-${form}.${m.id}`;
     if (value === null) {
-      return check(id, score, m.label, 0, m.weight, `${m.label} was not reported.`, m.remediation);
+      return check(score, id, m.label, 0, m.weight, `${m.label} was not reported.`, m.remediation);
     }
     const points = m.weight * logNormalScore(curve, value);
     const detail = `${m.label} ${show(value, m.unit)} (${form} curve: 90 % at ${show(curve.p10, m.unit)}, 50 % at ${show(curve.median, m.unit)}).`;
-    return check(id, score, m.label, points, m.weight, detail, m.remediation);
+    return check(score, id, m.label, points, m.weight, detail, m.remediation);
   });
   return { scores: { [score]: scoreFromChecks(checks) }, checks, unmeasured: {} };
 }

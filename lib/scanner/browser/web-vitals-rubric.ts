@@ -1,5 +1,5 @@
 import type { CheckPoints, ScoredPart } from "../check.ts";
-import { check, scoreFromChecks } from "../part.ts";
+import { check, scoreFromChecks } from "../points.ts";
 import type { PageTimings } from "./observations.ts";
 
 interface VitalRule {
@@ -56,8 +56,8 @@ export function scoreWebVitals(mobile: PageTimings): ScoredPart {
     const id = `cwv.${v.id}`;
     if (value === null) {
       return check(
-        id,
         "tech_core_web_vitals_score",
+        id,
         v.label,
         0,
         v.max,
@@ -68,7 +68,7 @@ export function scoreWebVitals(mobile: PageTimings): ScoredPart {
     const band = value <= v.good ? "good" : value <= v.poor ? "needs improvement" : "poor";
     const points = band === "good" ? v.max : band === "poor" ? 0 : v.max / 2;
     const detail = `${v.label} ${show(value, v.unit)}: ${band} (good ≤ ${show(v.good, v.unit)}, poor > ${show(v.poor, v.unit)}).`;
-    return check(id, "tech_core_web_vitals_score", v.label, points, v.max, detail, v.remediation);
+    return check("tech_core_web_vitals_score", id, v.label, points, v.max, detail, v.remediation);
   });
   return { scores: { tech_core_web_vitals_score: scoreFromChecks(checks) }, checks, unmeasured: {} };
 }

@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../check.ts";
-import { check, scoreFromChecks } from "../part.ts";
+import { check, scoreFromChecks } from "../points.ts";
 
 /** The Green Web Foundation's `GET /api/v3/greencheck/{hostname}` answer (fields unirank reads). */
 export const GreenCheck = Type.Object({
@@ -17,8 +17,8 @@ export function scoreGreenCheck(g: GreenCheck): ScoredPart {
   const host = g.hosted_by ? ` by ${g.hosted_by}` : "";
   const docs = g.supporting_documents?.length ?? 0;
   const green = check(
-    "green.verified",
     "green_hosting_score",
+    "green.verified",
     "Verified green hosting",
     g.green ? 80 : 0,
     80,
@@ -26,8 +26,8 @@ export function scoreGreenCheck(g: GreenCheck): ScoredPart {
     "Host with a provider listed by the Green Web Foundation (renewable energy, verified).",
   );
   const evidence = check(
-    "green.evidence",
     "green_hosting_score",
+    "green.evidence",
     "Published evidence",
     g.green && docs > 0 ? 20 : 0,
     20,

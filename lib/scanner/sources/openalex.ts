@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../check.ts";
-import { check, scoreFromChecks } from "../part.ts";
+import { check, scoreFromChecks } from "../points.ts";
 import { logShare, sameSite } from "./host-match.ts";
 
 /** The fields unirank reads of an OpenAlex institution object (GET /institutions). */
@@ -77,8 +77,8 @@ export function worksInYears(inst: OpenAlexInstitution, first: number, last: num
 export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {
   const span = `${o.years[0]}–${o.years[1]}`;
   const works = check(
-    "openalex.works",
     "research_publications_score",
+    "openalex.works",
     "Publications indexed",
     100 * logShare(o.works, OPENALEX_FULL.works),
     100,
@@ -86,8 +86,8 @@ export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {
     "Record affiliations consistently (ROR id) so the institution's output is attributed to it.",
   );
   const citedness = check(
-    "openalex.mean-citedness",
     "research_citations_score",
+    "openalex.mean-citedness",
     "Mean citedness (2 years)",
     o.meanCitedness2y === null ? 0 : 60 * Math.min(1, o.meanCitedness2y / OPENALEX_FULL.meanCitedness),
     60,
@@ -97,8 +97,8 @@ export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {
     "Publish openly and in venues where the work is read and cited.",
   );
   const hIndex = check(
-    "openalex.h-index",
     "research_citations_score",
+    "openalex.h-index",
     "h-index",
     o.hIndex === null ? 0 : 40 * logShare(o.hIndex, OPENALEX_FULL.hIndex),
     40,
@@ -118,8 +118,8 @@ export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {
     parts.unmeasured.webo_excellence_score = "OpenAlex did not answer the top-10 % works query.";
   } else {
     const top = check(
-      "openalex.top10-works",
       "webo_excellence_score",
+      "openalex.top10-works",
       "Top-10 % cited works",
       100 * logShare(o.top10Works, OPENALEX_FULL.top10Works),
       100,

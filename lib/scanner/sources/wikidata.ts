@@ -1,6 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../check.ts";
-import { check, scoreFromChecks } from "../part.ts";
+import { check, scoreFromChecks } from "../points.ts";
 import { logShare, sameSite } from "./host-match.ts";
 
 /** `action=wbsearchentities` answer: the matching items. */
@@ -94,8 +94,8 @@ export const WIKIPEDIA_FULL_LANGUAGES = 50;
 export function scoreWikidata(o: WikidataObservations): ScoredPart {
   const n = o.wikipedias.length;
   const article = check(
-    "wikipedia.article",
     "presence_wikipedia_score",
+    "wikipedia.article",
     "Wikipedia article",
     n > 0 ? 40 : 0,
     40,
@@ -103,8 +103,8 @@ export function scoreWikidata(o: WikidataObservations): ScoredPart {
     "A neutral, sourced Wikipedia article about the university, linked from its Wikidata item.",
   );
   const languages = check(
-    "wikipedia.languages",
     "presence_wikipedia_score",
+    "wikipedia.languages",
     "Wikipedia languages",
     60 * logShare(n, WIKIPEDIA_FULL_LANGUAGES),
     60,
