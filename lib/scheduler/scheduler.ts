@@ -3,7 +3,6 @@ import type { ScanOutcome } from "../scanner/scan-outcome.ts";
 export type { ScanOutcome };
 
 import type { DB } from "../schema/database.ts";
-import type { ScoreName } from "../scores/catalogue.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
 import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
 import type { ScanRecord } from "../write/records.ts";
