@@ -104,7 +104,7 @@ type Params = Parameters<Statement["all"]>;
  * bun's `query()` caches prepared statements per SQL text but never one over 64 KiB, such as the import's 500-row
  * INSERT, which was then prepared again for every batch (docs/performance.md). Those long texts are kept here
  * (least recently used dropped first). The others stay with bun's cache: keeping every statement here made the
- * health check miss a database file replaced under the server (test/db/health.test.ts), for a reason not yet found.
+ * health check miss a database file replaced under the server (test/process/health.test.ts), for a reason not yet found.
  */
 const LONG_TEXT = 65536;
 const LONG_STATEMENTS = 16;
