@@ -1,7 +1,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate } from "../lib/schema/migrations.ts";
+import { migrate } from "../lib/migrations/migrate.ts";
 import { writeRecords } from "../lib/write/write-records.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { startMemorySteward } from "../src/memory-steward.ts";

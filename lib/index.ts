@@ -31,6 +31,11 @@ export {
   type VerifySignatureInput,
   verifyRequestSignature,
 } from "./access/request-signature.ts";
+export {
+  capabilitiesOf,
+  type DatabaseCapabilities,
+  UnsupportedDatabaseError,
+} from "./db/capabilities.ts";
 // The database: a PGlite dialect, the schema, migrations.
 export { PGliteDialect, type PGliteLike } from "./db/pglite-dialect.ts";
 export { type ErrorCode, type ErrorDetail, isUnirankError, UnirankError } from "./errors.ts";
@@ -46,6 +51,8 @@ export {
   importRecords,
 } from "./import/import-records.ts";
 export { formatOfName, type ImportFormat, type ImportSource } from "./import/sources.ts";
+export { migrateAccessState } from "./migrations/access-state.ts";
+export { MIGRATIONS, type MigrateResult, migrate } from "./migrations/migrate.ts";
 // Parameters: TypeBox schemas per operation, and the parser that validates raw (string) input against them.
 export {
   CategoryParams,
@@ -127,9 +134,7 @@ export {
   type SchedulerOptions,
   type SchedulerState,
 } from "./scheduler/scheduler.ts";
-export { migrateAccessState } from "./schema/access-state.ts";
 export type { Database, DB, ScanStatus, ScoreColumn } from "./schema/database.ts";
-export { MIGRATIONS, type MigrateResult, migrate } from "./schema/migrations.ts";
 // Scores: the catalogue of the 34 scores, their advice and how the composites derive.
 export { ADVICE } from "./scores/advice.ts";
 export {

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
+import { setGenerationWindow } from "../lib/db/generation.ts";
 import { migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
-import { setGenerationWindow } from "../lib/write/generation.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";

@@ -1,4 +1,4 @@
-import { prepared } from "../queries/prepared.ts";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import { API_KEY_PATTERN, API_KEY_PREFIX } from "./api-key-format.ts";

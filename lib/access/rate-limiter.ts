@@ -1,5 +1,5 @@
 import { sql } from "kysely";
-import { prepared } from "../queries/prepared.ts";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
 

@@ -1,6 +1,6 @@
+import { forgetGenerations } from "../db/generation.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, systemClock } from "../time/format.ts";
-import { forgetGenerations } from "../write/generation.ts";
 import { type IngestCounts, IngestWriter } from "../write/ingest-writer.ts";
 import { ALL_FIELDS, validateRecord } from "../write/validate-record.ts";
 import { ByteCounter, readSource } from "./readers.ts";

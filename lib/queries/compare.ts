@@ -1,8 +1,8 @@
+import { prepared } from "../db/prepared.ts";
 import { invalidParameter, notFound } from "../errors.ts";
 import type { CompareParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { isoDate } from "../time/format.ts";
-import { prepared } from "./prepared.ts";
 import { type Scores, scoresOfScans } from "./shapes.ts";
 
 /** The universities compared with their latest scan; one compiled statement per number of ids. */

@@ -1,6 +1,6 @@
 import { notFound } from "../errors.ts";
-import type { CheckPoints } from "../scanner/check.ts";
 import type { DB } from "../schema/database.ts";
+import type { CheckPoints } from "../scores/check-points.ts";
 import { type Recommendation, recommend } from "../scores/recommend.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import { findUniversity } from "./get-university.ts";

@@ -1,6 +1,6 @@
+import { prepared } from "../db/prepared.ts";
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
-import { prepared } from "./prepared.ts";
 import { toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 
 export interface LatestScanSummary {

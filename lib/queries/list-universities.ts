@@ -1,8 +1,8 @@
 import { sql } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { escapeLike, searchKey } from "../text/search-key.ts";
-import { prepared } from "./prepared.ts";
 import { searchIndex, searchMatches } from "./search-index.ts";
 import { countAll, type Paged, pageOffset, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
+import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import type { RankedScoreName } from "../scores/catalogue.ts";
-import { generationMemo } from "./generation-memo.ts";
 import { pageOffset } from "./shapes.ts";
 
 /**

@@ -1,8 +1,8 @@
+import { generationMemo } from "../db/generation-memo.ts";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { isoDate } from "../time/format.ts";
-import { generationMemo } from "./generation-memo.ts";
 import { JsonText } from "./json-text.ts";
-import { prepared } from "./prepared.ts";
 import type { RankedRow } from "./rank.ts";
 
 /**

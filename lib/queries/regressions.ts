@@ -1,12 +1,12 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
+import { generationMemo } from "../db/generation-memo.ts";
+import { prepared } from "../db/prepared.ts";
 import type { RegressionsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
-import { dialectKind } from "../schema/dialect-kind.ts";
 import { CATEGORIES, CATEGORY_NAMES, type Category } from "../scores/catalogue.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
-import { generationMemo } from "./generation-memo.ts";
 import type { UniversityRef } from "./get-scan.ts";
-import { prepared } from "./prepared.ts";
 
 export interface ScanPoint {
   scan_id: number;
@@ -59,7 +59,7 @@ async function buildDeclines(db: DB, category: string): Promise<Declines> {
   // Rounded half away from zero on both: SQLite's round() on a double is trunc(x + 0.5) for x >= 0, while
   // PostgreSQL's round(double precision) rounds half to even; floor(x + 0.5) is SQLite's arithmetic exactly.
   const tenths = sql`(${prev} - ${cur}) * 10`;
-  const dropTenths = dialectKind(db) === "postgres" ? sql`floor(${tenths} + 0.5)` : sql`round(${tenths})`;
+  const dropTenths = capabilitiesOf(db).roundsHalfAway ? sql`round(${tenths})` : sql`floor(${tenths} + 0.5)`;
   const rows = await sql<{
     university_id: number | string;
     completed_at: string;

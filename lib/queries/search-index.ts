@@ -1,6 +1,6 @@
+import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import { type ByteText, byteText } from "../text/byte-search.ts";
-import { generationMemo } from "./generation-memo.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
-import { prepared } from "./prepared.ts";
 
 /** Shapes shared by several queries. */
 

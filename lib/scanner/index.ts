@@ -1,4 +1,6 @@
 /** `unirank/scanner`: the scanner's pure side — observation types, the rubrics that turn them into points, evidence. */
+
+export * from "../scores/check-points.ts";
 export * from "./browser/accessibility-rubric.ts";
 export * from "./browser/log-normal.ts";
 export * from "./browser/mobile-rubric.ts";
@@ -6,7 +8,6 @@ export * from "./browser/observations.ts";
 export * from "./browser/rubric.ts";
 export * from "./browser/speed-rubric.ts";
 export * from "./browser/web-vitals-rubric.ts";
-export * from "./check.ts";
 export * from "./email.ts";
 export * from "./evidence.ts";
 export * from "./hsts.ts";

@@ -1,4 +1,4 @@
-import type { ScoredPart } from "./check.ts";
+import type { ScoredPart } from "../scores/check-points.ts";
 import type { Observations } from "./observations.ts";
 import { check, scoredFrom, tiered } from "./points.ts";
 

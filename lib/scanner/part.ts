@@ -1,4 +1,4 @@
-import type { ScoredPart } from "./check.ts";
+import type { ScoredPart } from "../scores/check-points.ts";
 
 /** What a part is told about the university it measures. */
 export interface PartTarget {

@@ -1,5 +1,5 @@
 import type { ScoreName, SubScoreName } from "../scores/catalogue.ts";
-import type { ScoredPart } from "./check.ts";
+import type { ScoredPart } from "../scores/check-points.ts";
 import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf } from "./email.ts";
 import { scoreHsts } from "./hsts.ts";
 import { scoreHttp2 } from "./http2.ts";

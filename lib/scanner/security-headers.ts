@@ -1,4 +1,4 @@
-import type { CheckPoints, ScoredPart } from "./check.ts";
+import type { CheckPoints, ScoredPart } from "../scores/check-points.ts";
 import type { Observations } from "./observations.ts";
 import { check } from "./points.ts";
 

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import type { DB } from "../schema/database.ts";
-import { dialectKind } from "../schema/dialect-kind.ts";
 import { isoTimestamp } from "../time/format.ts";
 
 /** A university this server has leased for one scan attempt. */
@@ -68,7 +68,7 @@ export async function claimDueScans(
   options: DueRule & { owner: string; limit: number; leaseMs: number; newAttemptId: () => string },
 ): Promise<ClaimedScan[]> {
   if (options.limit <= 0) return [];
-  const pg = dialectKind(db) === "postgres";
+  const { rowLocks } = capabilitiesOf(db);
   const now = isoTimestamp(options.now);
   const leaseUntil = isoTimestamp(new Date(options.now.getTime() + options.leaseMs));
   return db.transaction().execute(async (trx) => {
@@ -87,7 +87,7 @@ export async function claimDueScans(
       where ${dueWhere(options)}
       order by case when l.completed_at is null then 0 else 1 end, l.completed_at, c.university_id
       limit ${options.limit}
-      ${pg ? sql`for update of c skip locked` : sql``}`.execute(trx);
+      ${rowLocks ? sql`for update of c skip locked` : sql``}`.execute(trx);
     const claimed: ClaimedScan[] = [];
     for (const c of candidates) {
       const attemptId = options.newAttemptId();

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import type { DB } from "../schema/database.ts";
-import { dialectKind } from "../schema/dialect-kind.ts";
 import { isoTimestamp } from "../time/format.ts";
 
 /** The outcome of one availability probe (a HEAD of the home page). */
@@ -27,14 +27,14 @@ export async function claimDueProbes(
   if (options.limit <= 0) return [];
   const now = isoTimestamp(options.now);
   const next = isoTimestamp(new Date(options.now.getTime() + options.everyMs));
-  const pg = dialectKind(db) === "postgres";
+  const { rowLocks } = capabilitiesOf(db);
   return db.transaction().execute(async (trx) => {
     const { rows } = await sql<ProbeTarget>`select c.university_id, u.domain from scan_claims c
       join universities u on u.id = c.university_id
       where c.next_probe_at is null or c.next_probe_at <= ${now}
       order by case when c.next_probe_at is null then 0 else 1 end, c.next_probe_at, c.university_id
       limit ${options.limit}
-      ${pg ? sql`for update of c skip locked` : sql``}`.execute(trx);
+      ${rowLocks ? sql`for update of c skip locked` : sql``}`.execute(trx);
     if (rows.length === 0) return [];
     const won = await trx
       .updateTable("scan_claims")

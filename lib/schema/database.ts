@@ -1,11 +1,11 @@
 import type { Generated, Kysely } from "kysely";
-import type { AvailabilityProbesTable, ScanClaimsTable } from "../scheduler/tables.ts";
 import type { RankedScoreName, ScoreName } from "../scores/catalogue.ts";
+import type { AvailabilityProbesTable, ScanClaimsTable } from "./scheduler-tables.ts";
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
   WebhookReceiversTable,
-} from "../webhooks/tables.ts";
+} from "./webhook-tables.ts";
 
 /** A score column: a number 0..100 or null when not measured. */
 export type ScoreColumn = number | null;

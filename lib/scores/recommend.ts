@@ -1,6 +1,6 @@
-import type { CheckPoints } from "../scanner/check.ts";
 import { ADVICE } from "./advice.ts";
 import { SCORE_BY_NAME, SUB_SCORE_NAMES, type SubScoreName } from "./catalogue.ts";
+import type { CheckPoints } from "./check-points.ts";
 
 export type Priority = "high" | "medium" | "low";
 

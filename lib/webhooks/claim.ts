@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import type { DB } from "../schema/database.ts";
-import { dialectKind } from "../schema/dialect-kind.ts";
 import { isoTimestamp } from "../time/format.ts";
 import { retryDelayMs } from "./schedule.ts";
 
@@ -37,7 +37,7 @@ export interface ClaimOptions {
  * candidates are picked with `FOR UPDATE SKIP LOCKED`, so workers do not wait on each other).
  */
 export async function claimDeliveries(db: DB, options: ClaimOptions): Promise<ClaimedDelivery[]> {
-  const pg = dialectKind(db) === "postgres";
+  const { rowLocks } = capabilitiesOf(db);
   const now = isoTimestamp(options.now);
   const leaseUntil = isoTimestamp(new Date(options.now.getTime() + options.leaseMs));
   const claim = async (trx: DB) => {
@@ -52,7 +52,7 @@ export async function claimDeliveries(db: DB, options: ClaimOptions): Promise<Cl
       .orderBy("id")
       .limit(options.limit * 4);
     if (options.excludeReceivers?.length) q = q.where("receiver_id", "not in", [...options.excludeReceivers]);
-    if (pg) q = q.forUpdate().skipLocked();
+    if (rowLocks) q = q.forUpdate().skipLocked();
     const candidates = await q.execute();
     const perReceiver = new Map<number, number>();
     const ids: number[] = [];
@@ -97,7 +97,7 @@ export async function claimDeliveries(db: DB, options: ClaimOptions): Promise<Cl
         };
       });
   };
-  return pg ? db.transaction().execute(claim) : claim(db);
+  return rowLocks ? db.transaction().execute(claim) : claim(db);
 }
 
 /** What one attempt gave. */

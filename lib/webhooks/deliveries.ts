@@ -1,7 +1,7 @@
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
+import type { DeliveryStatus } from "../schema/webhook-tables.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
-import type { DeliveryStatus } from "./tables.ts";
 
 export interface Delivery {
   id: number;

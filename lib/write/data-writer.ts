@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import type { DB } from "../schema/database.ts";
-import { dialectKind } from "../schema/dialect-kind.ts";
 
 /** The SQLite triggers dropped by `quietDataTriggers`, per transaction, to be created again by `wakeDataTriggers`. */
 const dropped = new WeakMap<DB, string[]>();
@@ -13,7 +13,7 @@ const dropped = new WeakMap<DB, string[]>();
  * that finds them quiet costs an import a third of its speed. On PostgreSQL a transaction-local setting.
  */
 export async function quietDataTriggers(trx: DB): Promise<void> {
-  if (dialectKind(trx) !== "sqlite") {
+  if (capabilitiesOf(trx).transactionSettings) {
     await sql`select set_config('unirank.writer', 'on', true)`.execute(trx);
     return;
   }
@@ -28,7 +28,7 @@ export async function quietDataTriggers(trx: DB): Promise<void> {
 
 /** Ends `quietDataTriggers`; call it before the transaction commits. */
 export async function wakeDataTriggers(trx: DB): Promise<void> {
-  if (dialectKind(trx) !== "sqlite") {
+  if (capabilitiesOf(trx).transactionSettings) {
     await sql`select set_config('unirank.writer', '', true)`.execute(trx);
     return;
   }

@@ -1,12 +1,13 @@
-import { BatchSql } from "../import/raw-sql.ts";
-import type { DB } from "../schema/database.ts";
+import type { Insertable } from "kysely";
+import { bumpGeneration } from "../db/generation.ts";
+import { prepared } from "../db/prepared.ts";
+import type { Database, DB } from "../schema/database.ts";
 import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type Clock, sqlTimestamp, systemClock } from "../time/format.ts";
 import { type CompletedScan, recordScanCompleted } from "../webhooks/outbox.ts";
 import { quietDataTriggers, wakeDataTriggers } from "./data-writer.ts";
 import { resolveDomainIds } from "./domain-ids.ts";
-import { bumpGeneration } from "./generation.ts";
 import type { UniversityRecord } from "./records.ts";
 import { refreshLatest } from "./refresh-latest.ts";
 import { roundScore } from "./score-precision.ts";
@@ -39,6 +40,19 @@ type Located<T> = IngestLocation & { record: T; seq: number };
 
 const SCAN_COLUMNS = ["university_id", "source_id", "status", "started_at", "completed_at", ...SCORE_NAMES];
 const FINAL = new Set(["completed", "failed"]);
+
+/** `rows` new scans in one statement (values row-major in SCAN_COLUMNS order); a stored `source_id` is skipped. */
+const insertScans = prepared((db, arg, rows) =>
+  db
+    .insertInto("scans")
+    .values(
+      Array.from({ length: rows }, (_, r) =>
+        Object.fromEntries(SCAN_COLUMNS.map((c, i) => [c, arg(r * SCAN_COLUMNS.length + i)])),
+      ) as Insertable<Database["scans"]>[],
+    )
+    .onConflict((oc) => oc.column("source_id").doNothing())
+    .returning(["id", "source_id"]),
+);
 /** A stored score and a record's (already one decimal): a score stored before the rule counts as its rounding. */
 const sameNumber = (stored: unknown, given: number | null | undefined) =>
   stored === null || stored === undefined
@@ -66,7 +80,6 @@ export class IngestWriter {
   private readonly batchSize: number;
   private readonly clock: Clock;
   private readonly createdAt: string;
-  private readonly batchSql: BatchSql;
   private readonly ids = new Map<string, number>();
   /** Domains this write inserted, with the sequence number of the record that did. */
   private readonly insertedAt = new Map<string, number>();
@@ -86,7 +99,6 @@ export class IngestWriter {
     this.batchSize = policy.batchSize ?? 500;
     this.clock = policy.clock ?? systemClock;
     this.createdAt = sqlTimestamp(this.clock());
-    this.batchSql = new BatchSql(trx);
   }
 
   /** A writer inside the transaction `trx`; `onIssue` hears of every rejected record. */
@@ -257,14 +269,7 @@ export class IngestWriter {
       params.push(ids.get(s.domain), s.source_id, s.status, s.started_at, s.completed_at);
       for (const n of SCORE_NAMES) params.push(s[n] ?? null);
     }
-    const inserted = await this.batchSql.insert<{ id: number; source_id: string }>(
-      "scans",
-      SCAN_COLUMNS,
-      batch.length,
-      params,
-      ["id", "source_id"],
-      "source_id",
-    );
+    const inserted = await insertScans(trx, params, batch.length);
     if (inserted.length > 0) this.changed = true;
     this.scans.inserted += inserted.length;
     const idOf = new Map(inserted.map((r) => [r.source_id, Number(r.id)]));

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import type { DB } from "../schema/database.ts";
-import { dialectKind } from "../schema/dialect-kind.ts";
 import { RANKED_SCORES } from "../scores/catalogue.ts";
 
 const CHUNK = 500;
@@ -29,8 +29,9 @@ async function refreshChunk(db: DB, ids: number[] | undefined): Promise<void> {
   ];
   const scoped = ids ? sql`and s.university_id in (${sql.join(ids)})` : sql``;
   // SQLite would otherwise walk (status, completed_at) and look every row up: 5x slower than this covering index.
-  const scans =
-    dialectKind(db) === "sqlite" ? sql`scans s indexed by scans_university_completed` : sql`scans s`;
+  const scans = capabilitiesOf(db).indexHints
+    ? sql`scans s indexed by scans_university_completed`
+    : sql`scans s`;
   // One ordered pass over the completed scans numbers each university's scans, latest first; the first is the
   // latest, the one after it (lead) the previous, and the whole partition counts them.
   await sql`insert into latest_scans

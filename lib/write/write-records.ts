@@ -1,6 +1,6 @@
+import { forgetGenerations } from "../db/generation.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, systemClock } from "../time/format.ts";
-import { forgetGenerations } from "./generation.ts";
 import { type IngestCounts, IngestWriter } from "./ingest-writer.ts";
 import type { IngestRecord } from "./records.ts";
 import { validateRecord } from "./validate-record.ts";

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
+import { migrate } from "../../lib/migrations/migrate.ts";
 import { scanTargets } from "../../lib/scanner/scan-targets.ts";
-import { migrate } from "../../lib/schema/migrations.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";

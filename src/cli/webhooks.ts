@@ -13,7 +13,7 @@ import {
 } from "../../lib/index.ts";
 import { refuseReceiverUrl } from "../../lib/node/address-guard.ts";
 import { runDeliveryPass } from "../../lib/node/dispatcher.ts";
-import type { DeliveryStatus } from "../../lib/webhooks/tables.ts";
+import type { DeliveryStatus } from "../../lib/schema/webhook-tables.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";

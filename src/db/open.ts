@@ -2,12 +2,9 @@ import { Database as SqliteDatabase } from "bun:sqlite";
 import { Kysely } from "kysely";
 import { type Database, migrateAccessState } from "../../lib/index.ts";
 import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
+import type { OpenedDatabase } from "./opened-database.ts";
 
-export interface OpenedDatabase {
-  db: Kysely<Database>;
-  kind: "sqlite" | "postgres";
-  close(): Promise<void>;
-}
+export type { OpenedDatabase } from "./opened-database.ts";
 
 export interface SqliteOptions {
   readonly?: boolean;

@@ -1,7 +1,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import type { Database } from "../../lib/index.ts";
-import type { OpenedDatabase } from "./open.ts";
+import type { OpenedDatabase } from "./opened-database.ts";
 
 /** Pool settings; each may also be given in the URL as `?pool=N&pool_timeout=S&pool_idle=S`. */
 export interface PostgresOptions {

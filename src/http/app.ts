@@ -1,4 +1,5 @@
 import { Elysia } from "elysia";
+import { currentGeneration } from "../../lib/db/generation.ts";
 import {
   type ErrorDetail,
   isUnirankError,
@@ -7,7 +8,6 @@ import {
   UnirankError,
 } from "../../lib/index.ts";
 import { parseQueryString } from "../../lib/params/query-string.ts";
-import { currentGeneration } from "../../lib/write/generation.ts";
 import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";

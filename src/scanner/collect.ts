@@ -10,9 +10,10 @@ import type {
   RobotsObservation,
   SitemapObservation,
 } from "../../lib/scanner/observations.ts";
+import { FetchError } from "./connection-pool.ts";
 import { queryDns } from "./dns-client.ts";
 import { isHtml, parsePage } from "./html.ts";
-import { FetchError, type FetchedResponse, fetchFollow } from "./http-client.ts";
+import { type FetchedResponse, fetchFollow } from "./http-client.ts";
 import type { ScanContext } from "./scan-context.ts";
 import { probeCertificate, probeVersions } from "./tls-probe.ts";
 

@@ -1,5 +1,6 @@
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import { createSecureContext, type SecureContext, connect as tlsConnect } from "node:tls";
+import { FetchError } from "./connection-pool.ts";
 import type { ScanContext } from "./scan-context.ts";
 
 /** One HTTP response as the scanner keeps it. */
@@ -12,9 +13,6 @@ export interface FetchedResponse {
   /** The byte cap cut the body short. */
   truncated: boolean;
 }
-
-/** A failure the scan reports as it is (timeouts, refusals, loops): the message is the reason. */
-export class FetchError extends Error {}
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export const MAX_REDIRECTS = 5;
@@ -84,27 +82,6 @@ function chunkedComplete(raw: Buffer, bodyStart: number): boolean {
     if (size === 0) return raw.indexOf("\r\n\r\n", lineEnd) >= 0 || raw.length >= lineEnd + 4;
     at = lineEnd + 2 + size + 2;
     if (at > raw.length) return false;
-  }
-}
-
-/** Idle keep-alive connections of one scan, one per host and port (the host queue serialises their use). */
-export class ConnectionPool {
-  private readonly idle = new Map<string, Socket>();
-
-  take(key: string): Socket | undefined {
-    const socket = this.idle.get(key);
-    this.idle.delete(key);
-    return socket && !socket.destroyed && socket.writable ? socket : undefined;
-  }
-
-  put(key: string, socket: Socket): void {
-    this.idle.get(key)?.destroy();
-    this.idle.set(key, socket);
-  }
-
-  close(): void {
-    for (const socket of this.idle.values()) socket.destroy();
-    this.idle.clear();
   }
 }
 

@@ -7,7 +7,7 @@ import { SCANNER_DEFAULTS } from "./scanner-defaults.ts";
 
 export { SCANNER_DEFAULTS };
 
-import { ConnectionPool, FetchError } from "./http-client.ts";
+import { ConnectionPool, FetchError } from "./connection-pool.ts";
 
 /** How a scan behaves; every field has a default (see `docs/scanner.md`). */
 export interface ScannerSettings {

@@ -1,8 +1,8 @@
-import type { CheckPoints, ScoredPart } from "../../lib/scanner/check.ts";
 import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
 import type { Availability, Observations } from "../../lib/scanner/observations.ts";
 import type { ScanOutcome as CoreScanOutcome } from "../../lib/scanner/scan-outcome.ts";
 import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
+import type { CheckPoints, ScoredPart } from "../../lib/scores/check-points.ts";
 import { fillDerivedScores } from "../../lib/scores/derive.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";

@@ -1,4 +1,5 @@
 import { beforeAll, expect, test } from "bun:test";
+import { readGeneration } from "../../lib/db/generation.ts";
 import {
   CATEGORIES,
   compare,
@@ -14,7 +15,6 @@ import {
   writeRecords,
 } from "../../lib/index.ts";
 import { recommend } from "../../lib/queries/export-university.ts";
-import { readGeneration } from "../../lib/write/generation.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import {
   ALPHA_LATEST_SUBSCORES,

@@ -1,13 +1,13 @@
 import { expect, test } from "bun:test";
 import { sql } from "kysely";
+import { capabilitiesOf } from "../../lib/db/capabilities.ts";
 import { stats } from "../../lib/index.ts";
-import { dialectKind } from "../../lib/schema/dialect-kind.ts";
 import { describeEachDatabase, seedSmall } from "../support/databases.ts";
 
 describeEachDatabase("database harness", (get) => {
   test("seeds, counts and resets", async () => {
     const { db, kind } = get();
-    expect(dialectKind(db)).toBe(kind === "sqlite" ? "sqlite" : "postgres");
+    expect(capabilitiesOf(db).family).toBe(kind === "sqlite" ? "sqlite" : "postgres");
     await seedSmall(db, 20);
     const s = await stats(db);
     expect(s.total_universities).toBe(20);

@@ -1,6 +1,6 @@
 import { beforeEach, expect, test } from "bun:test";
+import { readGeneration } from "../../lib/db/generation.ts";
 import { addReceiver, formatIssue, type ImportSource, importRecords, SCORE_NAMES } from "../../lib/index.ts";
-import { readGeneration } from "../../lib/write/generation.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 const nd = (name: string, lines: unknown[]): ImportSource => ({

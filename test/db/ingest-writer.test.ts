@@ -1,4 +1,5 @@
 import { beforeEach, expect, test } from "bun:test";
+import { readGeneration } from "../../lib/db/generation.ts";
 import {
   addReceiver,
   EVIDENCE_MAX_CHARS,
@@ -9,7 +10,6 @@ import {
   scanEvidence,
   writeRecords,
 } from "../../lib/index.ts";
-import { readGeneration } from "../../lib/write/generation.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 const UNI: IngestRecord = {

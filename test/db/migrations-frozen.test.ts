@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { RANKED_SCORES, SCORE_NAMES } from "../../lib/index.ts";
-import { RANKED_COLUMNS_001, SCORE_COLUMNS_001 } from "../../lib/schema/migrations/001-core.ts";
+import { RANKED_COLUMNS_001, SCORE_COLUMNS_001 } from "../../lib/migrations/001-core.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 test("migration 001's frozen score columns are the catalogue's (a new score needs a migration of its own)", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "kysely";
+import { readGeneration, setGenerationWindow } from "../../lib/db/generation.ts";
 import { type DB, leaderboard, listUniversities, rankings, writeRecords } from "../../lib/index.ts";
-import { readGeneration, setGenerationWindow } from "../../lib/write/generation.ts";
 import { refreshLatest } from "../../lib/write/refresh-latest.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { writeFixture } from "../support/fixtures.ts";

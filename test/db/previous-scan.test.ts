@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { type Kysely, sql } from "kysely";
 import { RANKED_SCORES, writeRecords } from "../../lib/index.ts";
-import * as previousScan from "../../lib/schema/migrations/004-previous-scan.ts";
+import * as previousScan from "../../lib/migrations/004-previous-scan.ts";
 import { describeEachDatabase, seedSmall } from "../support/databases.ts";
 
 type Row = Record<string, unknown>;

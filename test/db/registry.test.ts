@@ -1,6 +1,6 @@
 import { beforeAll, expect, test } from "bun:test";
+import { readGeneration } from "../../lib/db/generation.ts";
 import { importRegistry, type RegistryEntry, selectRegistryEntries, writeRecords } from "../../lib/index.ts";
-import { readGeneration } from "../../lib/write/generation.ts";
 import { readRegistry } from "../../src/registry-data.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 

@@ -1,7 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import { type Kysely, sql } from "kysely";
 import { getUniversity, writeRecords } from "../../lib/index.ts";
-import * as scanCount from "../../lib/schema/migrations/006-scan-count.ts";
+import * as scanCount from "../../lib/migrations/006-scan-count.ts";
 import { describeEachDatabase, seedSmall } from "../support/databases.ts";
 
 describeEachDatabase("latest_scans: the number of completed scans (006-scan-count)", (get) => {

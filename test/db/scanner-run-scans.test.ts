@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { migrate } from "../../lib/migrations/migrate.ts";
 import { scanEvidence } from "../../lib/queries/scan-evidence.ts";
-import { migrate } from "../../lib/schema/migrations.ts";
 import { writeRecords } from "../../lib/write/write-records.ts";
 import { type OpenedDatabase, openDatabase } from "../../src/db/open.ts";
 import { runScans } from "../../src/scanner/run-scans.ts";

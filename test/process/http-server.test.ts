@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { sql } from "kysely";
+import { bumpGeneration, setGenerationWindow } from "../../lib/db/generation.ts";
 import { writeRecords } from "../../lib/index.ts";
-import { bumpGeneration, setGenerationWindow } from "../../lib/write/generation.ts";
 import { ResponseCache } from "../../src/http/cache.ts";
 import { describeEachDatabase, seedSmall } from "../support/databases.ts";
 import { writeFixture } from "../support/fixtures.ts";

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { readGeneration } from "../../lib/db/generation.ts";
 import { addReceiver, migrate } from "../../lib/index.ts";
-import { readGeneration } from "../../lib/write/generation.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { writeScanFile } from "../support/scan-file.ts";

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate } from "../../lib/schema/migrations.ts";
+import { migrate } from "../../lib/migrations/migrate.ts";
 import { addReceiver } from "../../lib/webhooks/receivers.ts";
 import { writeRecords } from "../../lib/write/write-records.ts";
 import { openDatabase } from "../../src/db/open.ts";

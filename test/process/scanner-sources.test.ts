@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import type { ScoredPart } from "../../lib/scanner/check.ts";
 import {
   type GreenCheck,
   type OpenAlexObservations,
@@ -9,6 +8,7 @@ import {
   scoreWikidata,
   siteHost,
 } from "../../lib/scanner/index.ts";
+import type { ScoredPart } from "../../lib/scores/check-points.ts";
 import { chromiumPath, sourceSettings } from "../../src/config.ts";
 import {
   greenWebPart,

@@ -3,10 +3,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Kysely, sql } from "kysely";
+import { capabilitiesOf } from "../../lib/db/capabilities.ts";
+import { forgetGenerations, readGeneration } from "../../lib/db/generation.ts";
 import { type Database, type DB, migrate, PGliteDialect, writeRecords } from "../../lib/index.ts";
-import { dialectKind } from "../../lib/schema/dialect-kind.ts";
 import { generateDataset } from "../../lib/seed/generate.ts";
-import { forgetGenerations, readGeneration } from "../../lib/write/generation.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { openPostgres } from "../../src/db/postgres.ts";
 import { testPostgres } from "./postgres-server.ts";
@@ -140,7 +140,7 @@ export const DATABASES: DatabaseFactory[] = await buildFactories();
 
 /** Tables to empty: every table the migrations made, read from the database itself. */
 async function userTables(db: DB): Promise<string[]> {
-  if (dialectKind(db) === "postgres") {
+  if (capabilitiesOf(db).family === "postgres") {
     const { rows } = await sql<{ name: string }>`select tablename as name from pg_tables
       where schemaname = current_schema() and tablename not like 'unirank\\_migrations%'`.execute(db);
     return rows.map((r) => r.name);
@@ -169,7 +169,7 @@ export async function resetAll(db: DB): Promise<void> {
 }
 
 async function wipe(db: DB, tables: string[]): Promise<void> {
-  if (dialectKind(db) === "postgres") {
+  if (capabilitiesOf(db).family === "postgres") {
     await sql`truncate table ${sql.join(tables.map((t) => sql.table(t)))} restart identity cascade`.execute(
       db,
     );

@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import type { ScoredPart } from "../../lib/scanner/check.ts";
 import {
   type AxeRuleOutcome,
   type BrowserObservations,
@@ -14,6 +13,7 @@ import {
   scoreWebVitals,
   wellSizedTargets,
 } from "../../lib/scanner/index.ts";
+import type { ScoredPart } from "../../lib/scores/check-points.ts";
 
 const points = (part: ScoredPart) => Object.fromEntries(part.checks.map((c) => [c.id, [c.points, c.max]]));
 

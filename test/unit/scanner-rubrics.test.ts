@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import type { ScoredPart } from "../../lib/scanner/check.ts";
 import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf, spfAll } from "../../lib/scanner/email.ts";
 import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import { parseHsts, scoreHsts } from "../../lib/scanner/hsts.ts";
@@ -23,6 +22,7 @@ import { scoreTlsCertificate } from "../../lib/scanner/tls-certificate.ts";
 import { scoreTlsVersions } from "../../lib/scanner/tls-versions.ts";
 import { scoreUptime } from "../../lib/scanner/uptime.ts";
 import { SUB_SCORE_NAMES } from "../../lib/scores/catalogue.ts";
+import type { ScoredPart } from "../../lib/scores/check-points.ts";
 import { goodObservations as good, goodPage } from "../support/scanner-observations.ts";
 
 /** check id → points, for exact comparisons. */

@@ -1,4 +1,4 @@
-import type { CheckPoints, ScoredPart } from "../check.ts";
+import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
 import { check } from "../points.ts";
 import type { AxeRuleOutcome, Impact } from "./observations.ts";
 

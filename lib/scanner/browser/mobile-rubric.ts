@@ -1,4 +1,4 @@
-import type { ScoredPart } from "../check.ts";
+import type { ScoredPart } from "../../scores/check-points.ts";
 import { check, scoreFromChecks } from "../points.ts";
 import type { Box, MobileLayout } from "./observations.ts";
 

@@ -1,4 +1,4 @@
-import type { ScoredPart } from "../check.ts";
+import type { ScoredPart } from "../../scores/check-points.ts";
 import { mergeParts } from "../points.ts";
 import { scoreAccessibility } from "./accessibility-rubric.ts";
 import { scoreMobileFriendly } from "./mobile-rubric.ts";

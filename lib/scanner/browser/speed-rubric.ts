@@ -1,5 +1,5 @@
 import type { ScoreName } from "../../scores/catalogue.ts";
-import type { CheckPoints, ScoredPart } from "../check.ts";
+import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
 import { check, scoreFromChecks } from "../points.ts";
 import { type LogNormalCurve, logNormalScore } from "./log-normal.ts";
 import type { PageTimings } from "./observations.ts";

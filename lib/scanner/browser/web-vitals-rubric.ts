@@ -1,4 +1,4 @@
-import type { CheckPoints, ScoredPart } from "../check.ts";
+import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
 import { check, scoreFromChecks } from "../points.ts";
 import type { PageTimings } from "./observations.ts";
 

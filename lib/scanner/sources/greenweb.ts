@@ -1,5 +1,5 @@
 import { type Static, Type } from "@sinclair/typebox";
-import type { ScoredPart } from "../check.ts";
+import type { ScoredPart } from "../../scores/check-points.ts";
 import { check, scoreFromChecks } from "../points.ts";
 
 /** The Green Web Foundation's `GET /api/v3/greencheck/{hostname}` answer (fields unirank reads). */

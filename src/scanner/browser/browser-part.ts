@@ -1,5 +1,4 @@
 import type { Browser } from "playwright-core";
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   AXE_TAGS,
   type AxeRuleOutcome,
@@ -11,6 +10,7 @@ import {
   siteHost,
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
+import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { firstLine, launchChromium, onlySiteResolverRule } from "./chromium.ts";
 import { DESKTOP, loadPage, MOBILE, readMobileLayout } from "./measure.ts";
 import { runAxe } from "./page-scripts.ts";

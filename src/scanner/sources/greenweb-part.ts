@@ -1,4 +1,3 @@
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   GreenCheck,
   type PartContext,
@@ -7,6 +6,7 @@ import {
   siteHost,
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
+import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const GREENWEB_BASE_URL = "https://api.thegreenwebfoundation.org";

@@ -1,4 +1,3 @@
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   OpenAlexCount,
   OpenAlexInstitutionList,
@@ -10,6 +9,7 @@ import {
   unmeasuredPart,
   worksInYears,
 } from "../../../lib/scanner/index.ts";
+import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const OPENALEX_BASE_URL = "https://api.openalex.org";

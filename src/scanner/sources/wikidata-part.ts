@@ -1,4 +1,3 @@
-import type { ScoredPart } from "../../../lib/scanner/check.ts";
 import {
   type PartContext,
   type PartTarget,
@@ -9,6 +8,7 @@ import {
   type WikidataObservations,
   WikidataSearch,
 } from "../../../lib/scanner/index.ts";
+import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const WIKIDATA_BASE_URL = "https://www.wikidata.org";

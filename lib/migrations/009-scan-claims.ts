@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { dialectKind } from "../dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
 
 /**
  * The scheduler's tables. `scan_claims`: one row per university, its lease (who scans it, until when), the attempt
@@ -7,7 +7,7 @@ import { dialectKind } from "../dialect-kind.ts";
  * one row per HEAD of a home page, answered or not, read back as the uptime of the scan period.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const pg = dialectKind(db) === "postgres";
+  const { serialIds, types } = capabilitiesOf(db);
   await db.schema
     .createTable("scan_claims")
     .addColumn("university_id", "integer", (c) =>
@@ -35,7 +35,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema
     .createTable("availability_probes")
-    .addColumn("id", pg ? "serial" : "integer", (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn("id", types.id, (c) => (serialIds ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn("university_id", "integer", (c) =>
       c.notNull().references("universities.id").onDelete("cascade"),
     )

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { sharedRead } from "../db/shared-read.ts";
-import { prepared } from "../queries/prepared.ts";
 import type { DB } from "../schema/database.ts";
+import { prepared } from "./prepared.ts";
+import { sharedRead } from "./shared-read.ts";
 
 /**
  * The data generation: a counter bumped by every write transaction. Readers use it to know that cached

@@ -1,5 +1,5 @@
 import type { DB } from "../schema/database.ts";
-import { currentGeneration } from "../write/generation.ts";
+import { currentGeneration } from "./generation.ts";
 
 export interface GenerationMemoOptions<V> {
   /** Size of a value (e.g. entries held); the least recently used values go once the sum passes `maxWeight`. */

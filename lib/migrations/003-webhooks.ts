@@ -1,5 +1,5 @@
 import type { ColumnDefinitionBuilder, Kysely } from "kysely";
-import { dialectKind } from "../dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
 
 /**
  * Webhook receivers, the delivery outbox (one row per receiver per event, written in the transaction that
@@ -7,9 +7,9 @@ import { dialectKind } from "../dialect-kind.ts";
  * (`isoTimestamp`), so they compare correctly as strings on every database.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const pg = dialectKind(db) === "postgres";
-  const idType = pg ? "serial" : "integer";
-  const id = (c: ColumnDefinitionBuilder) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement());
+  const { serialIds, types } = capabilitiesOf(db);
+  const idType = types.id;
+  const id = (c: ColumnDefinitionBuilder) => (serialIds ? c.primaryKey() : c.primaryKey().autoIncrement());
 
   await db.schema
     .createTable("webhook_receivers")

@@ -1,5 +1,5 @@
 import { type ColumnDefinitionBuilder, type Kysely, sql } from "kysely";
-import { dialectKind } from "../dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
 
 /**
  * The score columns as they were when this migration was written, frozen here: a score added to the catalogue
@@ -66,15 +66,15 @@ export const RANKED_COLUMNS_001 = [
 
 /** Universities, scans (one column per score), the materialised latest scan, and the meta table. */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const pg = dialectKind(db) === "postgres";
-  const idType = pg ? "serial" : "integer";
-  const scoreType = pg ? "double precision" : "real";
+  const { serialIds, byteCollation, types } = capabilitiesOf(db);
+  const idType = types.id;
+  const scoreType = types.double;
   // Byte-wise collation on PostgreSQL, so ordering matches SQLite's.
-  const text = (c: ColumnDefinitionBuilder) => (pg ? c.modifyFront(sql`collate "C"`) : c);
+  const text = (c: ColumnDefinitionBuilder) => (byteCollation ? c.modifyFront(sql`collate "C"`) : c);
 
   await db.schema
     .createTable("universities")
-    .addColumn("id", idType, (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn("id", idType, (c) => (serialIds ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn("domain", "text", (c) => text(c).notNull().unique())
     .addColumn("name", "text", (c) => text(c).notNull())
     .addColumn("country", "text", (c) => text(c).notNull())
@@ -95,7 +95,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
   let scans = db.schema
     .createTable("scans")
-    .addColumn("id", idType, (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn("id", idType, (c) => (serialIds ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn("university_id", "integer", (c) =>
       c.notNull().references("universities.id").onDelete("cascade"),
     )

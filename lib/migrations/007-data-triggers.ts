@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { dialectKind } from "../dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import { RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
 
 /**
@@ -51,7 +51,7 @@ const SQLITE_TRIGGERS: Record<string, string> = {
 };
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  if (dialectKind(db) === "sqlite") {
+  if (capabilitiesOf(db).triggers === "sqlite") {
     for (const [name, body] of Object.entries(SQLITE_TRIGGERS)) {
       const [timing, rest] = body.split(/ begin /, 2) as [string, string];
       await sql.raw(`create trigger ${name} ${timing} for each row begin ${rest}`).execute(db);
@@ -89,7 +89,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (dialectKind(db) === "sqlite") {
+  if (capabilitiesOf(db).triggers === "sqlite") {
     for (const name of Object.keys(SQLITE_TRIGGERS))
       await sql.raw(`drop trigger if exists ${name}`).execute(db);
     return;

@@ -1,18 +1,18 @@
 import type { Kysely } from "kysely";
-import { createAccessStateTables } from "../access-state.ts";
-import { dialectKind } from "../dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
+import { createAccessStateTables } from "./access-state.ts";
 
 /**
  * Access control: API keys (hash only), the rate limiter's per-client rows and admitted-request log,
  * the signature replay store and the audit log. Times in milliseconds since the epoch (`bigint` on PostgreSQL).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const pg = dialectKind(db) === "postgres";
-  const idType = pg ? "serial" : "integer";
+  const { serialIds, types } = capabilitiesOf(db);
+  const idType = types.id;
 
   await db.schema
     .createTable("api_keys")
-    .addColumn("id", idType, (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn("id", idType, (c) => (serialIds ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn("name", "text", (c) => c.notNull())
     .addColumn("prefix", "text", (c) => c.notNull())
     .addColumn("key_hash", "text", (c) => c.notNull().unique())

@@ -1,4 +1,4 @@
-import type { ScoreName } from "../scores/catalogue.ts";
+import type { ScoreName } from "./catalogue.ts";
 
 /** One rubric check as scored: the points earned out of its maximum, what was seen and how to do better. */
 export interface CheckPoints {

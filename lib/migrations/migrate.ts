@@ -1,13 +1,14 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
-import * as core from "./migrations/001-core.ts";
-import * as access from "./migrations/002-access.ts";
-import * as webhooks from "./migrations/003-webhooks.ts";
-import * as previousScan from "./migrations/004-previous-scan.ts";
-import * as rankingsInMemory from "./migrations/005-rankings-in-memory.ts";
-import * as scanCount from "./migrations/006-scan-count.ts";
-import * as dataTriggers from "./migrations/007-data-triggers.ts";
-import * as scanEvidence from "./migrations/008-scan-evidence.ts";
-import * as scanClaims from "./migrations/009-scan-claims.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
+import * as core from "./001-core.ts";
+import * as access from "./002-access.ts";
+import * as webhooks from "./003-webhooks.ts";
+import * as previousScan from "./004-previous-scan.ts";
+import * as rankingsInMemory from "./005-rankings-in-memory.ts";
+import * as scanCount from "./006-scan-count.ts";
+import * as dataTriggers from "./007-data-triggers.ts";
+import * as scanEvidence from "./008-scan-evidence.ts";
+import * as scanClaims from "./009-scan-claims.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,8 @@ export interface MigrateResult {
 /** Brings the database to the current schema. Safe to call at every start; concurrent callers wait on a lock. */
 // biome-ignore lint/suspicious/noExplicitAny: any schema may be migrated
 export async function migrate(db: Kysely<any>): Promise<MigrateResult> {
+  // An unsupported database is refused before anything runs.
+  capabilitiesOf(db);
   const migrator = new Migrator({
     db,
     provider,

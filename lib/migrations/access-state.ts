@@ -1,5 +1,5 @@
 import { type Kysely, type Migration, Migrator } from "kysely";
-import { dialectKind } from "./dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
 
 /**
  * The access state written on the request path: the rate limiter's per-client rows and admitted-request log, the
@@ -8,10 +8,10 @@ import { dialectKind } from "./dialect-kind.ts";
  * on the lock of a process writing the data (an import).
  */
 export async function createAccessStateTables(db: Kysely<unknown>): Promise<void> {
-  const pg = dialectKind(db) === "postgres";
-  const idType = pg ? "serial" : "integer";
-  const msType = pg ? "bigint" : "integer";
-  const realType = pg ? "double precision" : "real";
+  const { serialIds, types } = capabilitiesOf(db);
+  const idType = types.id;
+  const msType = types.bigint;
+  const realType = types.double;
 
   // One row per rate-limited client: the row every admission decision of that client locks first.
   await db.schema
@@ -47,7 +47,7 @@ export async function createAccessStateTables(db: Kysely<unknown>): Promise<void
 
   await db.schema
     .createTable("audit_log")
-    .addColumn("id", idType, (c) => (pg ? c.primaryKey() : c.primaryKey().autoIncrement()))
+    .addColumn("id", idType, (c) => (serialIds ? c.primaryKey() : c.primaryKey().autoIncrement()))
     .addColumn("at", msType, (c) => c.notNull())
     .addColumn("request_id", "text", (c) => c.notNull())
     .addColumn("key_id", "integer")

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { dialectKind } from "../dialect-kind.ts";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import { RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
 
 /**
@@ -9,7 +9,7 @@ import { RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
  * then scan id); null when the university has a single completed scan. Existing rows are backfilled.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  const scoreType = dialectKind(db) === "postgres" ? "double precision" : "real";
+  const scoreType = capabilitiesOf(db).types.double;
   // One column per statement: SQLite's ALTER TABLE adds a single column at a time.
   await db.schema.alterTable("latest_scans").addColumn("previous_scan_id", "integer").execute();
   await db.schema.alterTable("latest_scans").addColumn("previous_completed_at", "text").execute();

@@ -1,0 +1,101 @@
+import { expect, test } from "bun:test";
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+
+/** The import graph of `lib/` and `src/`, as the code's own import statements draw it. */
+const ROOT = resolve(import.meta.dir, "../..");
+
+function sources(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return sources(path);
+    return path.endsWith(".ts") && !path.endsWith(".d.ts") ? [path] : [];
+  });
+}
+
+const IMPORT =
+  /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+["'](\.{1,2}\/[^"']+)["']|import\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g;
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(IMPORT)) {
+    const spec = m[1] ?? m[2];
+    if (!spec?.endsWith(".ts")) continue;
+    const target = relative(ROOT, resolve(ROOT, dirname(file), spec));
+    if (target.startsWith("lib/") || target.startsWith("src/")) out.push(target);
+  }
+  return out;
+}
+
+/** Strongly connected components of more than one node (Tarjan). */
+function cycles(graph: Map<string, Set<string>>): string[][] {
+  let index = 0;
+  const indices = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const found: string[][] = [];
+  const visit = (v: string) => {
+    indices.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v) ?? []) {
+      if (!indices.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, indices.get(w)!));
+    }
+    if (low.get(v) === indices.get(v)) {
+      const component: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        component.push(w);
+      } while (w !== v);
+      if (component.length > 1) found.push(component.sort());
+    }
+  };
+  for (const v of graph.keys()) if (!indices.has(v)) visit(v);
+  return found;
+}
+
+const files = [...sources("lib"), ...sources("src")];
+const fileGraph = new Map(files.map((f) => [f, new Set(importsOf(f))]));
+/**
+ * A file's room: its folder; or the file itself when it is an entry point that gathers other folders (an
+ * `index.ts`) or stands at the top of `lib/` and `src/` (the CLI, the server, the shared errors).
+ */
+const roomOf = (file: string) =>
+  dirname(file) === "lib" || dirname(file) === "src" || file.endsWith("/index.ts") ? file : dirname(file);
+const folderGraph = new Map<string, Set<string>>();
+for (const [file, targets] of fileGraph) {
+  const from = roomOf(file);
+  const edges = folderGraph.get(from) ?? new Set<string>();
+  folderGraph.set(from, edges);
+  for (const t of targets) if (roomOf(t) !== from) edges.add(roomOf(t));
+}
+
+test("the import graph was read", () => {
+  expect(files.length).toBeGreaterThan(100);
+  expect(fileGraph.get("lib/index.ts")?.size).toBeGreaterThan(10);
+});
+
+test("no file imports itself back through other files", () => {
+  expect(cycles(fileGraph)).toEqual([]);
+});
+
+test("no folder imports itself back through other folders", () => {
+  expect(cycles(folderGraph)).toEqual([]);
+});
+
+test("the core imports nothing of the adapters", () => {
+  const inward = [...fileGraph].flatMap(([file, targets]) =>
+    file.startsWith("lib/")
+      ? [...targets].filter((t) => t.startsWith("src/")).map((t) => `${file} → ${t}`)
+      : [],
+  );
+  expect(inward).toEqual([]);
+});
