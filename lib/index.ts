@@ -84,15 +84,14 @@ export {
   type HealthStatus,
   health,
 } from "./queries/health.ts";
-export type { JsonText } from "./queries/json-text.ts";
 export {
   type Leaderboard,
   type LeaderboardEntry,
+  type LeaderboardMeta,
   leaderboard,
-  leaderboardJson,
 } from "./queries/leaderboard.ts";
 export { listUniversities } from "./queries/list-universities.ts";
-export { type RankingEntry, rankings, rankingsJson } from "./queries/rankings.ts";
+export { type RankingEntry, rankings } from "./queries/rankings.ts";
 export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
 export * from "./queries/response-schemas.ts";
 export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";

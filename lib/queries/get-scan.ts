@@ -1,15 +1,11 @@
 import { notFound } from "../errors.ts";
 import type { DB, ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES } from "../scores/catalogue.ts";
+import type { UniversityRef } from "./response-schemas.ts";
 import { scanEvidence } from "./scan-evidence.ts";
 import { pickScores, type Scores } from "./shapes.ts";
 
-export interface UniversityRef {
-  id: number;
-  domain: string;
-  name: string;
-  country: string;
-}
+export type { UniversityRef } from "./response-schemas.ts";
 
 export interface ScanDetail {
   id: number;

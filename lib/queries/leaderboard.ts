@@ -1,42 +1,27 @@
 import type { LeaderboardParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { CATEGORIES, type Category } from "../scores/catalogue.ts";
-import type { UniversityRef } from "./get-scan.ts";
-import type { JsonText } from "./json-text.ts";
-import { rankPage } from "./rank.ts";
-import { rankedRowsJson, textAt } from "./ranked-rows.ts";
+import { type RankedRow, rankPage } from "./rank.ts";
+import { rankedDetailsOf } from "./ranked-details.ts";
+import type { LeaderboardEntry, LeaderboardMeta } from "./response-schemas.ts";
 
-export interface LeaderboardEntry {
-  rank: number;
-  university: UniversityRef;
-  score: number;
-  scan_id: number;
-  /** Completion date of the scan, `YYYY-MM-DD`. */
-  scan_date: string;
-}
+export type { LeaderboardEntry, LeaderboardMeta } from "./response-schemas.ts";
 
 export interface Leaderboard {
   data: LeaderboardEntry[];
-  meta: { category: Category; score: string; limit: number; total: number };
+  meta: LeaderboardMeta;
 }
 
-/** `leaderboard` as the HTTP API sends it: rows spliced from texts serialised once per data generation. */
-export async function leaderboardJson(
+/** The top of one category as ranks and university ids, with its meta; `leaderboard` adds the details. */
+export async function leaderboardPage(
   db: DB,
   category: Category,
   params: LeaderboardParams = {},
-): Promise<{ data: JsonText; meta: Leaderboard["meta"] }> {
+): Promise<{ rows: RankedRow[]; meta: LeaderboardMeta }> {
   const { limit = 10 } = params;
   const score = CATEGORIES[category];
   const { rows, total } = await rankPage(db, { score, page: 1, limit });
-  const meta = { category, score, limit, total };
-  const data = await rankedRowsJson(
-    db,
-    rows,
-    (r, d, slot) =>
-      `{"rank":${r.rank},"university":{${textAt(d.university, slot)}},"score":${r.score}${textAt(d.scan, slot)}`,
-  );
-  return { data, meta };
+  return { rows, meta: { category, score, limit, total } };
 }
 
 /**
@@ -48,6 +33,15 @@ export async function leaderboard(
   category: Category,
   params: LeaderboardParams = {},
 ): Promise<Leaderboard> {
-  const { data, meta } = await leaderboardJson(db, category, params);
-  return { data: JSON.parse(data.text) as LeaderboardEntry[], meta };
+  const { rows, meta } = await leaderboardPage(db, category, params);
+  const details = await rankedDetailsOf(
+    db,
+    rows.map((r) => r.university_id),
+  );
+  const data: LeaderboardEntry[] = [];
+  for (const r of rows) {
+    const d = details.get(r.university_id);
+    if (d) data.push({ rank: r.rank, university: d.university, score: r.score, ...d.scan });
+  }
+  return { data, meta };
 }

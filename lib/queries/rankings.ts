@@ -2,31 +2,18 @@ import { invalidParameter } from "../errors.ts";
 import type { RankingsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKING_SORTS } from "../scores/catalogue.ts";
-import type { JsonText } from "./json-text.ts";
-import { rankPage } from "./rank.ts";
-import { rankedRowsJson, textAt } from "./ranked-rows.ts";
+import { type RankedRow, rankPage } from "./rank.ts";
+import { rankedDetailsOf } from "./ranked-details.ts";
+import type { RankingEntry } from "./response-schemas.ts";
 import type { Paged, PageMeta } from "./shapes.ts";
 
-export interface RankingEntry {
-  rank: number;
-  id: number;
-  domain: string;
-  name: string;
-  country: string;
-  overall_score: number | null;
-  webometrics_score: number | null;
-  technical_score: number | null;
-  research_score: number | null;
-  presence_score: number | null;
-}
+export type { RankingEntry } from "./response-schemas.ts";
 
-/**
- * `rankings` as the HTTP API sends it: the page's rows are spliced from texts serialised once per data generation.
- */
-export async function rankingsJson(
+/** One page of a ranking as ranks and university ids, with its meta; `rankings` adds each university's details. */
+export async function rankingPage(
   db: DB,
   params: RankingsParams = {},
-): Promise<{ data: JsonText; meta: PageMeta }> {
+): Promise<{ rows: RankedRow[]; meta: PageMeta }> {
   const { page = 1, limit = 50, country, min_score, max_score, sort = "overall" } = params;
   if (min_score !== undefined && max_score !== undefined && min_score > max_score) {
     throw invalidParameter([
@@ -42,20 +29,24 @@ export async function rankingsJson(
     page,
     limit,
   });
-  const meta = { page, limit, total };
-  const data = await rankedRowsJson(
-    db,
-    rows,
-    (r, d, slot) => `{"rank":${r.rank},${textAt(d.university, slot)}${textAt(d.composites, slot)}`,
-  );
-  return { data, meta };
+  return { rows, meta: { page, limit, total } };
 }
 
 /**
  * Rankings from each university's latest completed scan. `rank` is the competition rank among universities
  * matching `country`; `min_score`/`max_score` select a window without renumbering; `meta.total` counts the window.
+ * A university whose details vanished between the ranking and their read (a concurrent write) is left out.
  */
 export async function rankings(db: DB, params: RankingsParams = {}): Promise<Paged<RankingEntry>> {
-  const { data, meta } = await rankingsJson(db, params);
-  return { data: JSON.parse(data.text) as RankingEntry[], meta };
+  const { rows, meta } = await rankingPage(db, params);
+  const details = await rankedDetailsOf(
+    db,
+    rows.map((r) => r.university_id),
+  );
+  const data: RankingEntry[] = [];
+  for (const r of rows) {
+    const d = details.get(r.university_id);
+    if (d) data.push({ rank: r.rank, ...d.university, ...d.composites });
+  }
+  return { data, meta };
 }

@@ -1,4 +1,4 @@
-import { type TSchema, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { StringEnum } from "../params/types.ts";
 import { ScanEvidenceSchema } from "../scanner/evidence.ts";
 import { CATEGORY_NAMES, SCORE_BY_NAME, SCORE_NAMES, SUB_SCORE_NAMES } from "../scores/catalogue.ts";
@@ -73,17 +73,25 @@ export const LatestScoresSchema = Type.Object({
   ...ScoresSchema.properties,
 });
 
-export const RankingEntrySchema = Type.Object({
-  rank: Int("Standard competition rank (1, 2, 2, 4)"),
-  id: Int("University id"),
-  domain: Type.String(),
-  name: Type.String(),
-  country: Type.String(),
+/** The composite scores a ranking row shows of a university's latest completed scan. */
+export const RankingCompositesSchema = Type.Object({
   overall_score: NullableScore(),
   webometrics_score: NullableScore(),
   technical_score: NullableScore(),
   research_score: NullableScore(),
   presence_score: NullableScore(),
+});
+
+/** The latest completed scan a leaderboard row names. */
+export const LatestScanRefSchema = Type.Object({
+  scan_id: Int(),
+  scan_date: DateOnly("Completion date of the scan"),
+});
+
+export const RankingEntrySchema = Type.Object({
+  rank: Int("Standard competition rank (1, 2, 2, 4)"),
+  ...UniversityRefSchema.properties,
+  ...RankingCompositesSchema.properties,
 });
 export const RankingListSchema = Type.Array(RankingEntrySchema);
 
@@ -207,15 +215,13 @@ export const ScanDiffSchema = Type.Object({
   }),
 });
 
-export const LeaderboardSchema = Type.Array(
-  Type.Object({
-    rank: Int("Standard competition rank (1, 2, 2, 4)"),
-    university: UniversityRefSchema,
-    score: ScoreValue(),
-    scan_id: Int(),
-    scan_date: DateOnly("Completion date of the scan"),
-  }),
-);
+export const LeaderboardEntrySchema = Type.Object({
+  rank: Int("Standard competition rank (1, 2, 2, 4)"),
+  university: UniversityRefSchema,
+  score: ScoreValue(),
+  ...LatestScanRefSchema.properties,
+});
+export const LeaderboardSchema = Type.Array(LeaderboardEntrySchema);
 
 export const LeaderboardMetaSchema = Type.Object({
   category: CategorySchema,
@@ -245,3 +251,10 @@ export const RegressionsMetaSchema = Type.Object({
   since: Timestamp("Start of the window: now - days"),
   total: Int("Regressions found (before limit)"),
 });
+
+export type UniversityRef = Static<typeof UniversityRefSchema>;
+export type RankingComposites = Static<typeof RankingCompositesSchema>;
+export type LatestScanRef = Static<typeof LatestScanRefSchema>;
+export type RankingEntry = Static<typeof RankingEntrySchema>;
+export type LeaderboardEntry = Static<typeof LeaderboardEntrySchema>;
+export type LeaderboardMeta = Static<typeof LeaderboardMetaSchema>;

@@ -1,10 +1,10 @@
 import { type ErrorDetail, isUnirankError, UnirankError } from "../../lib/index.ts";
-import { jsonOf } from "../../lib/queries/json-text.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import { HTTP_STATUS } from "./error-status.ts";
 import { jsonResponse } from "./respond.ts";
 import { type ApiVersion, type Payload, splitTarget, targetOf } from "./route.ts";
+import { jsonOf } from "./spliced-json/json-text.ts";
 
 /**
  * Serialises a successful payload in the shape of its version: v1 `{success, data, meta?}`, raw routes their

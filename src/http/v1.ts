@@ -13,7 +13,6 @@ import {
   PageMetaSchema,
   RankingListSchema,
   RankingsParams,
-  rankingsJson,
   StatsSchema,
   stats,
   UniversityListSchema,
@@ -22,6 +21,7 @@ import {
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import type { RouteSpec } from "./route.ts";
+import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
 
 const id = (params: Record<string, unknown>) => params.id as number;
 
@@ -79,7 +79,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       query: RankingsParams,
       response: RankingListSchema,
       meta: PageMetaSchema,
-      handle: ({ query }) => rankingsJson(db, query),
+      handle: ({ query }) => splicedRankings(db, query),
     }),
     route({
       path: "/api/v1/stats",

@@ -8,7 +8,6 @@ import {
   LeaderboardParams,
   LeaderboardSchema,
   ListUniversitiesV2Params,
-  leaderboardJson,
   listUniversities,
   PageMetaSchema,
   RankingListSchema,
@@ -16,7 +15,6 @@ import {
   RegressionListSchema,
   RegressionsMetaSchema,
   RegressionsParams,
-  rankingsJson,
   regressions,
   ScanDetailSchema,
   ScanDiffParams,
@@ -31,6 +29,7 @@ import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
 import type { RouteSpec } from "./route.ts";
+import { splicedLeaderboard, splicedRankings } from "./spliced-json/spliced-rankings.ts";
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
@@ -78,7 +77,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       query: RankingsV2Params,
       response: RankingListSchema,
       meta: PageMetaSchema,
-      handle: ({ query }) => rankingsJson(db, query),
+      handle: ({ query }) => splicedRankings(db, query),
     }),
     route({
       path: "/api/v2/scans/:id",
@@ -112,7 +111,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       query: LeaderboardParams,
       response: LeaderboardSchema,
       meta: LeaderboardMetaSchema,
-      handle: ({ params, query }) => leaderboardJson(db, params.category as Category, query),
+      handle: ({ params, query }) => splicedLeaderboard(db, params.category as Category, query),
     }),
     route({
       path: "/api/v2/regressions",

@@ -4,8 +4,8 @@ import { type IngestRecord, leaderboard, rankings, writeRecords } from "../../li
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
- * Rankings and leaderboards splice rows serialised once per data generation, in chunks of a few hundred texts,
- * Latin-1 and wider texts apart. Over more than one chunk of each kind, every row must still show exactly what
+ * Rankings and leaderboards read each page's rows from the database (the HTTP layer splices texts serialised once per
+ * data generation: test/db/spliced-json.test.ts). Every row, on every page, must show exactly what
  * the database holds.
  */
 const COUNT = 1300;
@@ -54,7 +54,7 @@ interface Expected {
   completed_at: string;
 }
 
-describeEachDatabase("core: serialised ranking rows", (get) => {
+describeEachDatabase("core: ranking and leaderboard rows", (get) => {
   const byId = new Map<number, Expected>();
   beforeAll(async () => {
     await writeRecords(get().db, records());

@@ -1,6 +1,6 @@
 /**
- * A value already serialised as JSON. A query that keeps its rows serialised (rankings, leaderboards) returns one,
- * and presenters splice `text` into the answer instead of serialising the value again.
+ * A value already serialised as JSON. The spliced rankings and leaderboards return one, and the presenters put
+ * `text` into the answer instead of serialising a value again.
  */
 export class JsonText {
   constructor(readonly text: string) {}

@@ -1,13 +1,12 @@
-import { generationMemo } from "../db/generation-memo.ts";
-import { prepared } from "../db/prepared.ts";
-import type { DB } from "../schema/database.ts";
-import { isoDate } from "../time/format.ts";
+import { generationMemo } from "../../../lib/db/generation-memo.ts";
+import type { DB } from "../../../lib/index.ts";
+import type { RankedRow } from "../../../lib/queries/rank.ts";
+import { type RankedDetails, rankedDetailsAfter } from "../../../lib/queries/ranked-details.ts";
 import { JsonText } from "./json-text.ts";
-import type { RankedRow } from "./rank.ts";
 
 /**
- * The details a ranking or leaderboard row shows of every university with a latest completed scan, serialised
- * once per data generation. A page then costs a lookup and a concatenation per row: no read of the database, no
+ * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
+ * `RankedDetails`), serialised once per data generation by `JSON.stringify` of each part. A page then costs a lookup and a concatenation per row: no read of the database, no
  * serialisation of objects. The texts are kept as runs of a few long strings (about 240 bytes a university, no
  * object per row for the collector to trace).
  */
@@ -16,9 +15,9 @@ export interface RankedRows {
   ids: Int32Array;
   /** `"id":…,"domain":…,"name":…,"country":…`: the university reference without its braces. */
   university: TextColumn;
-  /** `,"overall_score":…,"webometrics_score":…,"technical_score":…,"research_score":…,"presence_score":…}`. */
+  /** `"overall_score":…,…,"presence_score":…`: the composites without braces. */
   composites: TextColumn;
-  /** `,"scan_id":…,"scan_date":"YYYY-MM-DD"}`: the latest scan. */
+  /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the latest scan without braces. */
   scan: TextColumn;
 }
 
@@ -95,32 +94,11 @@ class TextColumnBuilder {
   }
 }
 
-const num = (v: unknown) => JSON.stringify(v == null ? null : Number(v));
+/** Details read per statement: small runs keep the garbage of a build small (a build reads every ranked row). */
+const RUN = 512;
 
-/** Rows read per statement: small batches keep the garbage of a build small (a build reads every ranked row). */
-const CHUNK = 512;
-
-const chunkQuery = prepared((db, arg: (i: number) => number) =>
-  db
-    .selectFrom("latest_scans as l")
-    .innerJoin("universities as u", "u.id", "l.university_id")
-    .select([
-      "u.id",
-      "u.domain",
-      "u.name",
-      "u.country",
-      "l.overall_score",
-      "l.webo_composite_score",
-      "l.tech_composite_score",
-      "l.research_composite_score",
-      "l.presence_composite_score",
-      "l.scan_id",
-      "l.completed_at",
-    ])
-    .where("l.university_id", ">", arg(0))
-    .orderBy("l.university_id")
-    .limit(CHUNK),
-);
+/** A JSON object's members without its braces. */
+const members = (part: RankedDetails[keyof RankedDetails]) => JSON.stringify(part).slice(1, -1);
 
 async function buildRankedRows(db: DB): Promise<RankedRows> {
   let ids = new Int32Array(1024);
@@ -128,31 +106,19 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
   const composites = new TextColumnBuilder();
   const scan = new TextColumnBuilder();
   let count = 0;
-  let after = 0;
+  let afterId = 0;
   for (;;) {
-    const rows = await chunkQuery(db, [after]);
-    ids = room(ids, count + rows.length);
-    for (const r of rows) {
-      const id = Number(r.id);
+    const run = await rankedDetailsAfter(db, afterId, RUN);
+    ids = room(ids, count + run.length);
+    for (const { id, details } of run) {
       ids[count] = id;
-      university.set(
-        count,
-        `"id":${id},"domain":${JSON.stringify(r.domain)},"name":${JSON.stringify(r.name)},"country":${JSON.stringify(r.country)}`,
-      );
-      composites.set(
-        count,
-        `,"overall_score":${num(r.overall_score)},"webometrics_score":${num(r.webo_composite_score)},"technical_score":${num(
-          r.tech_composite_score,
-        )},"research_score":${num(r.research_composite_score)},"presence_score":${num(r.presence_composite_score)}}`,
-      );
-      scan.set(
-        count,
-        `,"scan_id":${Number(r.scan_id)},"scan_date":${JSON.stringify(isoDate(String(r.completed_at)))}}`,
-      );
+      university.set(count, members(details.university));
+      composites.set(count, members(details.composites));
+      scan.set(count, members(details.scan));
       count++;
     }
-    if (rows.length < CHUNK) break;
-    after = ids[count - 1]!;
+    if (run.length < RUN) break;
+    afterId = ids[count - 1]!;
   }
   return {
     ids: ids.slice(0, count),

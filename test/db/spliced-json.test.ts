@@ -1,0 +1,126 @@
+import { beforeAll, expect, test } from "bun:test";
+import {
+  CATEGORY_NAMES,
+  type IngestRecord,
+  leaderboard,
+  RANKING_SORTS,
+  type RankingsParams,
+  rankings,
+  writeRecords,
+} from "../../lib/index.ts";
+import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
+import { describeEachDatabase } from "../support/databases.ts";
+
+/**
+ * The HTTP layer's spliced rankings and leaderboards must be, byte for byte, `JSON.stringify` of the core's typed
+ * answer: same rows, key order, number formatting and escapes, on every database, also after a write.
+ */
+const COUNT = 700;
+const NAMES = [
+  (i: number) => `Universität Nummer ${i}`,
+  (i: number) => `北山大学 ${i}`,
+  (i: number) => `Institute "Quoted" \\ ${i} 🎓`,
+  (i: number) => `Tab\tand\nnew line\u0001 ${i}`,
+  (i: number) => `Plain College ${i}`,
+];
+const COUNTRIES = ["DE", "JP", "FR", "BR"];
+
+function records(): IngestRecord[] {
+  const out: IngestRecord[] = [];
+  for (let i = 0; i < COUNT; i++) {
+    const domain = `s${i}.splice.example`;
+    out.push({ type: "university", domain, name: NAMES[i % NAMES.length]!(i), country: COUNTRIES[i % 4]! });
+    // Few distinct scores: many ties.
+    const score = (i * 7) % 40;
+    out.push({
+      type: "scan",
+      source_id: `splice-${i}`,
+      domain,
+      status: "completed",
+      completed_at: `2026-0${1 + (i % 9)}-1${i % 10}T08:00:00+00:00`,
+      overall_score: 50 + score / 2,
+      webo_composite_score: i % 6 === 0 ? null : score,
+      tech_composite_score: i % 5 === 0 ? 0 : 99.9,
+      research_composite_score: i % 3 === 0 ? null : (i % 100) + 0.5,
+      presence_composite_score: 100,
+      tech_ssl_score: i % 11 === 0 ? null : (i % 20) * 5,
+      tech_seo_score: i % 2 ? 70 : 70.5,
+      green_hosting_score: i % 4 === 0 ? null : 100,
+    });
+  }
+  return out;
+}
+
+const SORTS = Object.keys(RANKING_SORTS) as NonNullable<RankingsParams["sort"]>[];
+
+function rankingParams(): RankingsParams[] {
+  const out: RankingsParams[] = [
+    {},
+    { page: 2 },
+    { limit: 100, page: 7 },
+    { limit: 100, page: 8 },
+    { page: 1000 },
+  ];
+  for (const sort of SORTS) out.push({ sort, limit: 37, page: 3 });
+  for (const country of ["de", "JP", "fr", "XX"]) out.push({ country, limit: 100 });
+  out.push({ min_score: 55, max_score: 60, limit: 100 });
+  out.push({ min_score: 60, limit: 10, page: 2 }, { max_score: 51, sort: "overall" });
+  out.push({ min_score: 200 }, { country: "br", sort: SORTS.at(-1), min_score: 10, max_score: 60 });
+  return out;
+}
+
+describeEachDatabase("http: spliced rankings and leaderboards", (get) => {
+  beforeAll(async () => {
+    await writeRecords(get().db, records());
+  });
+
+  const same = async () => {
+    const db = get().db;
+    for (const params of rankingParams()) {
+      const core = await rankings(db, params);
+      const spliced = await splicedRankings(db, params);
+      expect(spliced.data.text).toBe(JSON.stringify(core.data));
+      expect(spliced.meta).toEqual(core.meta);
+    }
+    for (const category of CATEGORY_NAMES) {
+      for (const limit of [1, 10, 100]) {
+        const core = await leaderboard(db, category, { limit });
+        const spliced = await splicedLeaderboard(db, category, { limit });
+        expect(spliced.data.text).toBe(JSON.stringify(core.data));
+        expect(spliced.meta).toEqual(core.meta);
+      }
+    }
+  };
+
+  test("the same bytes for every sort, country, score window, page and category", async () => {
+    const { data } = await rankings(get().db, { limit: 100 });
+    expect(data.length).toBe(100);
+    expect(data.some((e) => e.name.includes('"'))).toBe(true);
+    await same();
+  });
+
+  test("the same bytes after a write changed names, scores and rankings", async () => {
+    const db = get().db;
+    await writeRecords(db, [
+      {
+        type: "university",
+        domain: "s0.splice.example",
+        name: 'Renamed "Zero" \u2028 University',
+        country: "JP",
+      },
+      {
+        type: "scan",
+        source_id: "splice-new-0",
+        domain: "s0.splice.example",
+        status: "completed",
+        completed_at: "2026-11-01T08:00:00+00:00",
+        overall_score: 99.5,
+        webo_composite_score: null,
+        tech_ssl_score: 100,
+      },
+    ]);
+    const top = await rankings(db, { limit: 1 });
+    expect(top.data[0]?.name).toBe('Renamed "Zero" \u2028 University');
+    await same();
+  });
+});
