@@ -4,21 +4,19 @@
  * as a Web-standard `fetch(Request) → Response` function for any other server. Both run on Node ≥ 20 and Bun
  * over the embedder's own Kysely instance (run `migrate(db)` from `unirank` first).
  *
- * The API is its own compiled Elysia app, reached through catch-all routes under the prefix, so its
- * cross-cutting rules (OPTIONS, 405, 404 in the API's shapes, request ids) never touch the embedder's routes.
+ * Both are thin adapters over one Web-standard handler (`createApp` in `src/http/app.ts`): the plugin mounts
+ * catch-all routes under the prefix that hand the request to it, so the API's cross-cutting rules (OPTIONS, 405,
+ * 404 in the API's shapes, request ids) never touch the embedder's routes.
  * Request URLs keep the prefix: docs links, HMAC-signed paths and audit entries are what clients see.
  */
 import { statfsSync } from "node:fs";
 import { Elysia } from "elysia";
-import { notFound } from "../lib/errors.ts";
 import type { DB } from "../lib/index.ts";
 import { version as packageVersion } from "../package.json" with { type: "json" };
-import { type AccessGuard, type AccessSettings, createAccessGuard } from "./http/access.ts";
-import { createApp } from "./http/app.ts";
+import { type AccessGuard, type AccessSettings, createAccessGuard, type PeerSource } from "./http/access.ts";
+import { createApp, type RequestInfo } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
-import { errorResponse } from "./http/present.ts";
-import { routable, splitTarget, targetOf } from "./http/route.ts";
 
 export type { AccessGuard, AccessSettings } from "./http/access.ts";
 export { ResponseCache, type ResponseCacheOptions } from "./http/cache.ts";
@@ -44,11 +42,7 @@ export interface UnirankOptions extends Partial<Omit<AppContext, "db" | "access"
   access?: AccessOptions | AccessGuard | false;
 }
 
-/** What the hosting server may tell the handler about the connection. */
-export interface RequestInfo {
-  /** The socket peer's address (limits count it; `X-Forwarded-For` is believed only from trusted proxies). */
-  clientIp?: string;
-}
+export type { RequestInfo } from "./http/app.ts";
 
 /** A Web-standard handler; `close()` stops access-control timers and flushes the audit log. */
 export interface FetchHandler {
@@ -98,34 +92,26 @@ function embeddedContext(options: UnirankOptions): AppContext {
   return { ...ctx, access };
 }
 
+/** The app over the embedder's options, and how to release what it started. */
+function embedded(options: UnirankOptions) {
+  const prefix = normalizePrefix(options.prefix ?? "");
+  const ctx = embeddedContext(options);
+  const app = createApp(ctx, { prefix });
+  // A guard the embedder passed in is theirs to close.
+  const close = async () => {
+    if (ctx.access && !isGuard(options.access)) await ctx.access.close();
+  };
+  return { app, prefix, close };
+}
+
 /**
  * The Web-standard handler: answers every request under the prefix (other paths: 404 in the v1 shape).
  * Pass the socket peer as `info.clientIp` where the server knows it (Bun: `server.requestIP(request)`).
  */
 export function createFetchHandler(options: UnirankOptions): FetchHandler {
-  const prefix = normalizePrefix(options.prefix ?? "");
-  const ctx = embeddedContext(options);
-  const app = createApp(ctx, { prefix });
-  const handler = async (request: Request, info?: RequestInfo): Promise<Response> => {
-    const { pathname } = splitTarget(targetOf(request));
-    if (prefix && pathname !== prefix && !pathname.startsWith(`${prefix}/`)) {
-      return errorResponse(ctx, request, "v1", notFound(`No route for ${pathname}`));
-    }
-    const routed = routable(request);
-    ctx.access?.setPeer(routed, info?.clientIp);
-    return app.handle(routed);
-  };
-  return Object.assign(handler, {
-    close: async () => {
-      // A guard the embedder passed in is theirs to close.
-      if (ctx.access && !isGuard(options.access)) await ctx.access.close();
-    },
-  });
-}
-
-/** The socket peer, where the embedder's server can tell it (Bun; Node adapters may not). */
-interface PeerServer {
-  requestIP?(request: Request): { address: string } | null;
+  const { app, close } = embedded(options);
+  const handler = (request: Request, info?: RequestInfo): Promise<Response> => app.handle(request, info);
+  return Object.assign(handler, { close });
 }
 
 /**
@@ -133,11 +119,10 @@ interface PeerServer {
  * prefixes works; the app's `stop()` flushes the audit log.
  */
 export function unirank(options: UnirankOptions) {
-  const prefix = normalizePrefix(options.prefix ?? "");
-  const handler = createFetchHandler({ ...options, prefix });
-  const route = ({ request, server }: { request: Request; server: PeerServer | null }) =>
-    handler(request, { clientIp: server?.requestIP?.(request)?.address });
-  const plugin = new Elysia({ name: "unirank", seed: prefix }).onStop(() => handler.close());
+  const { app, prefix, close } = embedded(options);
+  const route = ({ request, server }: { request: Request; server: PeerSource | null }) =>
+    app.fetch(request, server);
+  const plugin = new Elysia({ name: "unirank", seed: prefix }).onStop(close);
   if (prefix === "") return plugin.all("/*", route, { parse: "none" });
   return plugin.all(prefix, route, { parse: "none" }).all(`${prefix}/*`, route, { parse: "none" });
 }

@@ -10,7 +10,6 @@ import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
-import { routable } from "./http/route.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import { hostProbes } from "./probes.ts";
@@ -79,7 +78,6 @@ export async function startServer(
       : null;
   const ctx = { ...appContext(config, opened, log), ...(scanning ? { scanner: scanning.state } : {}) };
   const state = await openAccessState(config.db, opened);
-  let server: Bun.Server<undefined> | undefined;
   const access = createAccessGuard({
     db: opened.db,
     stateDb: state.db,
@@ -87,19 +85,14 @@ export async function startServer(
     anonymousLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
-    // Asked only when a request needs its client IP (rate limits, audit); a measurable share otherwise.
-    peerAddress: (request) => server?.requestIP(request)?.address,
     log,
   });
   const app = createApp({ ...ctx, access });
-  server = Bun.serve({
+  // The peer address is asked of the server only when a rate limit or the audit log needs it.
+  const server = Bun.serve({
     hostname: config.host,
     port: config.port,
-    fetch: (request, bun) => {
-      const routed = routable(request);
-      if (routed !== request) access.setPeer(routed, bun.requestIP(request)?.address);
-      return app.fetch(routed);
-    },
+    fetch: app.fetch,
   });
   const stopSteward = startMemorySteward(config.gcHeadroomMb);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;

@@ -18,7 +18,8 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
-import { type ApiVersion, splitTarget, targetOf } from "./route.ts";
+import type { RequestContext } from "./request-context.ts";
+import type { ApiVersion } from "./route.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -70,9 +71,8 @@ export interface AccessGate {
 export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
-  open(request: Request, version: ApiVersion, server?: PeerSource | null): AccessGate;
-  /** Tells the guard a request's socket peer (for adapters that see it outside the app). */
-  setPeer(request: Request, address: string | undefined): void;
+  /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
+  open(rc: RequestContext, version: ApiVersion): AccessGate;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -148,7 +148,6 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
       retentionDays,
       onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
     });
-  const peers = new WeakMap<Request, string>();
   const viewTokens = settings.viewTokens ?? createViewTokens();
 
   const prune = async () => {
@@ -167,7 +166,8 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  const open = (request: Request, version: ApiVersion, server?: PeerSource | null): AccessGate => {
+  const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
+    const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
     const started = performance.now();
@@ -175,13 +175,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     let key: AuthenticatedKey | null = null;
     let clientIp: string | null = null;
     const peer = (): string | undefined => {
-      const known = peers.get(request) ?? settings.peerAddress?.(request);
-      if (known) return known;
-      try {
-        return server?.requestIP?.(request)?.address;
-      } catch {
-        return undefined;
-      }
+      return rc.peer() ?? settings.peerAddress?.(request);
     };
     const ipOf = () => {
       clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
@@ -191,7 +185,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     return {
       headers,
       async admit() {
-        const { keys: supplied, unusable } = suppliedKeys(request, splitTarget(targetOf(request)).search);
+        const { keys: supplied, unusable } = suppliedKeys(request, rc.search);
         keySupplied = supplied.length > 0 || unusable !== null;
         if (unusable !== null) {
           const form = unusable === "" ? "a value without a scheme" : `the ${unusable} scheme`;
@@ -227,7 +221,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
                 timestamp: request.headers.get("x-timestamp"),
                 signature: request.headers.get("x-signature"),
                 method: request.method,
-                pathWithQuery: targetOf(request),
+                pathWithQuery: rc.target,
                 now,
               });
             } catch (e) {
@@ -243,7 +237,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           if (anonymousLimit <= 0) return;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !splitTarget(targetOf(request)).pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
@@ -273,7 +267,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           key_id: key?.id ?? null,
           client_ip: ipOf(),
           method: request.method,
-          path: targetOf(request),
+          path: rc.target,
           status: response.status,
           duration_ms: performance.now() - started,
         });
@@ -286,9 +280,6 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     audit,
     open,
     issueViewToken: () => viewTokens.issue(clock()),
-    setPeer(request, address) {
-      if (address) peers.set(request, address);
-    },
     prune,
     async close() {
       if (timer) clearInterval(timer);

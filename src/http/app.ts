@@ -1,4 +1,3 @@
-import { Elysia } from "elysia";
 import { currentGeneration } from "../../lib/db/generation.ts";
 import {
   type ErrorDetail,
@@ -15,15 +14,16 @@ import { withDocs } from "./docs.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
+import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
-import { type Payload, pathMatcher, type RouteSpec, splitTarget, targetOf, versionOf } from "./route.ts";
+import { type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
+import { createRouter } from "./router.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 const EXPOSE =
   "X-Request-Id, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After";
-const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
@@ -34,7 +34,7 @@ export function allRoutes(ctx: AppContext): RouteSpec[] {
 }
 
 /** Parses path and query together so `details` names every bad parameter at once. */
-function parseInputs(route: RouteSpec, rawPath: RawParams, request: Request) {
+function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext) {
   const details: ErrorDetail[] = [];
   const parse = (schema: RouteSpec["query"], raw: RawParams) => {
     if (!schema) return {};
@@ -47,10 +47,7 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, request: Request) {
     }
   };
   const params = parse(route.params, rawPath);
-  const query = parse(
-    route.query,
-    route.query ? parseQueryString(splitTarget(targetOf(request)).search) : {},
-  );
+  const query = parse(route.query, route.query ? parseQueryString(rc.search) : {});
   if (details.length > 0) {
     throw new UnirankError("INVALID_PARAMETER", details.map((d) => d.message).join("; "), details);
   }
@@ -58,7 +55,7 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, request: Request) {
 }
 
 export interface CreateAppOptions {
-  /** Extra routes (v2, docs) mounted beside v1 and health. */
+  /** Extra routes mounted beside the API's own (tests). */
   routes?: RouteSpec[];
   /**
    * Mount path (`/unirank`, embedding): every route is served under it. Request URLs keep it, so docs links,
@@ -67,151 +64,153 @@ export interface CreateAppOptions {
   prefix?: string;
 }
 
-/** The unirank HTTP app: v1, health and any extra routes, with the cross-cutting rules of the contract. */
-export function createApp(ctx: AppContext, options: CreateAppOptions = {}) {
+/** What the hosting server may tell the app about a request's connection. */
+export interface RequestInfo {
+  /** The socket peer's address (limits count it; `X-Forwarded-For` is believed only from trusted proxies). */
+  clientIp?: string;
+}
+
+/** The unirank HTTP API as a Web-standard handler: `Request` in, `Response` out, on any runtime. */
+export interface UnirankApp {
+  /** Answers one request; `info.clientIp` is the socket peer, where the hosting server knows it. */
+  handle(request: Request, info?: RequestInfo): Promise<Response>;
+  /** The same as a `Bun.serve` fetch: the peer is asked of `server` only when a limit or the audit log needs it. */
+  fetch(request: Request, server?: PeerSource | null): Promise<Response>;
+  /** Every route, in the order OpenAPI lists them. */
+  readonly routes: readonly RouteSpec[];
+}
+
+/** The unirank HTTP app: v1, v2, health, docs and the explorer, with the cross-cutting rules of the contract. */
+export function createApp(ctx: AppContext, options: CreateAppOptions = {}): UnirankApp {
   const routes = [...allRoutes(ctx), ...(options.routes ?? [])];
   const cache = ctx.cache === false ? null : (ctx.cache ?? new ResponseCache());
   const prefix = options.prefix ?? "";
-  const inside = (pathname: string) =>
-    prefix && (pathname === prefix || pathname.startsWith(`${prefix}/`))
-      ? pathname.slice(prefix.length)
-      : pathname;
-  const matchesRoute = pathMatcher(routes);
-  const isKnownPath = (pathname: string) => matchesRoute(inside(pathname));
-  const requestIds = new WeakMap<Request, string>();
-  /** The client's `X-Request-Id` when sane, else a new UUID; one per request, made when first asked for. */
-  const requestId = (request: Request) => {
-    let id = requestIds.get(request);
-    if (id === undefined) {
-      const incoming = request.headers.get("X-Request-Id");
-      id = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-      requestIds.set(request, id);
-    }
-    return id;
+  const router = createRouter(routes);
+  /** The path inside the mount, or null for a path outside it. */
+  const inside = (pathname: string): string | null => {
+    if (prefix === "") return pathname;
+    if (pathname === prefix) return "/";
+    return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : null;
   };
 
   /** Headers of every answer: the request id and CORS. */
-  const common = (request: Request, extra?: Record<string, string>): Record<string, string> => ({
+  const common = (rc: RequestContext, extra?: Record<string, string>): Record<string, string> => ({
     ...extra,
-    "X-Request-Id": requestId(request),
+    "X-Request-Id": rc.requestId,
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers": EXPOSE,
   });
-  const finish = (request: Request, response: Response): Response => {
-    for (const [name, value] of Object.entries(common(request))) response.headers.set(name, value);
-    return response;
-  };
-  const fail = (request: Request, thrown: unknown, headers?: Record<string, string>) =>
-    errorResponse(
-      ctx,
-      request,
-      versionOf(inside(splitTarget(targetOf(request)).pathname)),
-      thrown,
-      common(request, headers),
-    );
+  const fail = (rc: RequestContext, thrown: unknown, headers?: Record<string, string>) =>
+    errorResponse(ctx, rc, versionOf(inside(rc.pathname) ?? rc.pathname), thrown, common(rc, headers));
 
-  /**
-   * Whatever no GET or HEAD route took: a CORS preflight, another method on a known path (405) or an unknown path.
-   * Handled where Elysia finds no route, so the GET path carries no request hook.
-   */
-  const unrouted = (request: Request): Response => {
-    const { pathname } = splitTarget(targetOf(request));
-    const known = isKnownPath(pathname);
-    if (request.method === "OPTIONS") {
-      const response = new Response(null, {
+  /** Whatever no GET or HEAD route takes: a CORS preflight, another method on a known path (405), an unknown path. */
+  const unrouted = (rc: RequestContext, known: boolean): Response => {
+    const method = rc.request.method;
+    if (method === "OPTIONS") {
+      return new Response(null, {
         status: known ? 204 : 404,
-        headers: {
+        headers: common(rc, {
           Allow: ALLOW,
           "Access-Control-Allow-Methods": ALLOW,
           "Access-Control-Allow-Headers":
-            request.headers.get("Access-Control-Request-Headers") ??
+            rc.request.headers.get("Access-Control-Request-Headers") ??
             "Authorization, X-API-Key, X-Timestamp, X-Signature, If-None-Match, X-Request-Id",
           "Access-Control-Max-Age": "86400",
-        },
+        }),
       });
-      return finish(request, response);
     }
-    if (known && request.method !== "GET" && request.method !== "HEAD") {
+    if (known) {
       return fail(
-        request,
-        new UnirankError("METHOD_NOT_ALLOWED", `${request.method} is not allowed; use GET, HEAD or OPTIONS`),
+        rc,
+        new UnirankError("METHOD_NOT_ALLOWED", `${method} is not allowed; use GET, HEAD or OPTIONS`),
         { Allow: ALLOW },
       );
     }
-    const what = request.method === "GET" || request.method === "HEAD" ? "" : `${request.method} `;
-    return fail(request, new UnirankError("NOT_FOUND", `No route for ${what}${pathname}`));
+    const what = method === "GET" || method === "HEAD" ? "" : `${method} `;
+    return fail(rc, new UnirankError("NOT_FOUND", `No route for ${what}${rc.pathname}`));
   };
 
-  const app = new Elysia({ name: "unirank", prefix }).onError(({ request, code, error }) => {
-    if (code === "NOT_FOUND") return unrouted(request);
-    return fail(request, error);
-  });
-
-  for (const route of routes) {
+  const respond = async (
+    route: RouteSpec,
+    rc: RequestContext,
+    rawParams: Record<string, string>,
+    gate?: AccessGate,
+  ): Promise<Response> => {
     const presentAs = route.raw ? "none" : route.version;
     const cacheable = cache !== null && (route.cache ?? "public") === "public" && !route.uncached;
     const render = (p: Payload): string => (route.contentType ? String(p.data) : serialise(presentAs, p));
-    const respond = async (request: Request, params: Record<string, string>, gate?: AccessGate) => {
-      try {
-        await gate?.admit();
-        const inputs = parseInputs(route, params, request);
-        let payload: Payload;
-        let body: string;
-        let etag: string | undefined;
-        if (cacheable) {
-          // Read the generation before the data, so an entry is never newer-labelled than its data.
-          const scope = route.cacheScope ? ` ${route.cacheScope({ ...inputs, request })}` : "";
-          const key = cacheKey(`${route.version} ${route.path}`, inputs) + scope;
-          const generation = await currentGeneration(ctx.db);
-          // Single-flight: concurrent misses of one key share one computation.
-          const resolved = await cache.resolve(key, generation, () => route.handle({ ...inputs, request }));
-          payload = resolved.payload;
-          let rendered = resolved.entry?.rendered.get(presentAs);
-          if (rendered === undefined) {
-            const text = render(payload);
-            rendered = { body: text, etag: etagOf(text) };
-            resolved.entry?.rendered.set(presentAs, rendered);
-          }
-          body = rendered.body;
-          etag = rendered.etag;
-        } else {
-          payload = await route.handle({ ...inputs, request });
-          body = render(payload);
+    try {
+      await gate?.admit();
+      const inputs = parseInputs(route, rawParams, rc);
+      const input: HandlerInput = { ...inputs, request: rc.request, prefix, now: () => rc.now() };
+      let payload: Payload;
+      let body: string;
+      let etag: string | undefined;
+      if (cacheable) {
+        // Read the generation before the data, so an entry is never newer-labelled than its data.
+        const scope = route.cacheScope ? ` ${route.cacheScope(input)}` : "";
+        const key = cacheKey(`${route.version} ${route.path}`, inputs) + scope;
+        const generation = await currentGeneration(ctx.db);
+        // Single-flight: concurrent misses of one key share one computation.
+        const resolved = await cache.resolve(key, generation, () => route.handle(input));
+        payload = resolved.payload;
+        let rendered = resolved.entry?.rendered.get(presentAs);
+        if (rendered === undefined) {
+          const text = render(payload);
+          rendered = { body: text, etag: etagOf(text) };
+          resolved.entry?.rendered.set(presentAs, rendered);
         }
-        // The v2 envelope's timestamp changes every second; the entity tag follows the rest only.
-        const etagSource = presentAs === "v2" ? body : undefined;
-        if (presentAs === "v2") body = v2Envelope(body, ctx.clock());
-        return jsonResponse(request, body, {
-          status: payload.status ?? 200,
-          cache: route.cache ?? "public",
-          contentType: route.contentType,
-          headers: common(request, gate?.headers),
-          etag,
-          etagSource,
-        });
-      } catch (e) {
-        return fail(request, e, gate?.headers);
+        body = rendered.body;
+        etag = rendered.etag;
+      } else {
+        payload = await route.handle(input);
+        body = render(payload);
       }
-    };
-    // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
-    const handler = async ({
-      request,
-      params,
-      server,
-    }: {
-      request: Request;
-      params: Record<string, string>;
-      server?: PeerSource | null;
-    }) => {
-      const gate = route.version === "none" ? undefined : ctx.access?.open(request, route.version, server);
-      const response = await respond(request, params, gate);
-      gate?.close(response);
-      return response;
-    };
-    app.get(route.path, handler);
-    app.head(route.path, handler);
-  }
-  return app;
-}
+      // The v2 envelope's timestamp changes every second; the entity tag follows the rest only.
+      const etagSource = presentAs === "v2" ? body : undefined;
+      if (presentAs === "v2") body = v2Envelope(body, ctx.clock());
+      return jsonResponse(rc.request, body, {
+        status: payload.status ?? 200,
+        cache: route.cache ?? "public",
+        contentType: route.contentType,
+        headers: common(rc, gate?.headers),
+        etag,
+        etagSource,
+      });
+    } catch (e) {
+      return fail(rc, e, gate?.headers);
+    }
+  };
 
-export type UnirankApp = ReturnType<typeof createApp>;
+  const run = async (rc: RequestContext): Promise<Response> => {
+    const path = inside(rc.pathname);
+    if (path === null) return fail(rc, new UnirankError("NOT_FOUND", `No route for ${rc.pathname}`));
+    const found = router.match(path);
+    const method = rc.request.method;
+    if (found === null || (method !== "GET" && method !== "HEAD")) return unrouted(rc, found !== null);
+    const { route, params } = found;
+    // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
+    const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route.version);
+    const response = await respond(route, rc, params, gate);
+    gate?.close(response);
+    return response;
+  };
+
+  return {
+    routes,
+    handle: (request, info) => {
+      const ip = info?.clientIp;
+      return run(new RequestContext(request, ctx.clock, ip === undefined ? undefined : () => ip));
+    },
+    fetch: (request, server) =>
+      run(
+        new RequestContext(request, ctx.clock, () => {
+          try {
+            return server?.requestIP?.(request)?.address;
+          } catch {
+            return undefined;
+          }
+        }),
+      ),
+  };
+}

@@ -4,7 +4,7 @@ import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: 
 import type { AccessFacts } from "./api-description.ts";
 import { escapeAttr } from "./escape-attribute.ts";
 import { buildOpenApi } from "./openapi.ts";
-import { type RouteSpec, splitTarget, targetOf } from "./route.ts";
+import type { RouteSpec } from "./route.ts";
 
 /**
  * `/openapi.json` (the OpenAPI 3.1 document of every route, itself and these included) and `/docs`, a Swagger UI
@@ -70,13 +70,6 @@ function docsPage(prefix: string): string {
 `;
 }
 
-/** The mount prefix of the app, from the request path of a route at `path`. */
-const prefixOf = (request: Request, path: string) => {
-  const { pathname } = splitTarget(targetOf(request));
-  const end = pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
-  return end.endsWith(path) ? end.slice(0, -path.length) : "";
-};
-
 /** Appends `/openapi.json`, `/docs` and the docs assets to a route list; the document describes the whole list. */
 export function withDocs(
   routes: RouteSpec[],
@@ -96,8 +89,7 @@ export function withDocs(
     operationId: "openapi",
     summary: "This OpenAPI 3.1 document (v1, v2, health and docs)",
     response: Type.Object({ openapi: Type.Literal("3.1.0") }, { additionalProperties: true }),
-    handle: ({ request }) => {
-      const prefix = prefixOf(request, "/openapi.json");
+    handle: ({ prefix }) => {
       let doc = documents.get(prefix);
       if (!doc) {
         doc = buildOpenApi(all, {
@@ -116,7 +108,7 @@ export function withDocs(
     operationId: "docs",
     summary: "Documentation page rendering /openapi.json (works offline)",
     contentType: "text/html; charset=utf-8",
-    handle: ({ request }) => ({ data: docsPage(prefixOf(request, "/docs")) }),
+    handle: ({ prefix }) => ({ data: docsPage(prefix) }),
   });
   for (const [file, asset] of Object.entries(ASSETS)) {
     all.push({

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   DistributionMetaSchema,
@@ -13,9 +13,11 @@ import {
 } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
-import type { RouteSpec } from "./route.ts";
+import type { RouteDefinition, RouteSpec } from "./route.ts";
 
-type V2Route = (r: Omit<RouteSpec, "version" | "tags">) => RouteSpec;
+type V2Route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
+  r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
+) => RouteSpec;
 
 /** The v2 operations the explorer reads beside the others: a university's scan history, score distributions. */
 export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
@@ -59,7 +61,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       query: ScanHistoryParams,
       response: ScanHistorySchema,
       meta: PageMetaSchema,
-      handle: ({ params, query }) => scanHistory(db, params.id as number, query as ScanHistoryParams),
+      handle: ({ params, query }) => scanHistory(db, params.id, query),
     }),
     route({
       path: "/api/v2/distribution",
@@ -71,7 +73,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       query: DistributionParams,
       response: DistributionSchema,
       meta: DistributionMetaSchema,
-      handle: ({ query }) => scoreDistribution(db, query as DistributionParams),
+      handle: ({ query }) => scoreDistribution(db, query),
     }),
   ];
 }

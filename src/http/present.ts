@@ -2,8 +2,9 @@ import { type ErrorDetail, isUnirankError, UnirankError } from "../../lib/index.
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import { HTTP_STATUS } from "./error-status.ts";
+import type { RequestContext } from "./request-context.ts";
 import { jsonResponse } from "./respond.ts";
-import { type ApiVersion, type Payload, splitTarget, targetOf } from "./route.ts";
+import type { ApiVersion, Payload } from "./route.ts";
 import { jsonOf } from "./spliced-json/json-text.ts";
 
 /**
@@ -45,7 +46,7 @@ export function presentError(version: ApiVersion, error: ErrorBody, now: Date): 
 /** Any thrown value → an error response; internal errors are logged and never leak their text. */
 export function errorResponse(
   ctx: AppContext,
-  request: Request,
+  rc: RequestContext,
   version: ApiVersion,
   thrown: unknown,
   headers: Record<string, string> = {},
@@ -56,14 +57,14 @@ export function errorResponse(
     const unavailable = isStorageUnavailable(thrown);
     ctx.log("error", unavailable ? "storage unavailable" : "internal error", {
       error: thrown instanceof Error ? thrown.stack : String(thrown),
-      path: splitTarget(targetOf(request)).pathname,
+      path: rc.pathname,
     });
     error = unavailable
       ? new UnirankError("UNAVAILABLE", "Storage is unavailable; try again later")
       : new UnirankError("INTERNAL", "Internal error");
   }
   const body = presentError(version, error, ctx.clock());
-  return jsonResponse(request, JSON.stringify(body), {
+  return jsonResponse(rc.request, JSON.stringify(body), {
     status: HTTP_STATUS[error.code],
     cache: "no-store",
     headers,

@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from "@sinclair/typebox";
+import type { Static, TObject, TSchema } from "@sinclair/typebox";
 
 export type ApiVersion = "v1" | "v2" | "none";
 
@@ -10,16 +10,21 @@ export interface Payload {
   status?: number;
 }
 
-export interface HandlerInput {
-  params: Record<string, unknown>;
-  query: Record<string, unknown>;
+/** What a handler is given: its parsed parameters and the request's own facts. */
+export interface HandlerInput<P = Record<string, unknown>, Q = Record<string, unknown>> {
+  params: P;
+  query: Q;
   request: Request;
+  /** The path the API is mounted under (`""` at the root, `/unirank` embedded). */
+  prefix: string;
+  /** The request's one reading of the clock (the cache key and the handler see the same time). */
+  now(): Date;
 }
 
-/** One GET operation: its path, schemas (validation, OpenAPI, /schema) and handler. */
+/** One GET operation as the app holds it: its path, schemas (validation, OpenAPI, /schema) and handler. */
 export interface RouteSpec {
   version: ApiVersion;
-  /** Elysia-style path, e.g. `/api/v1/universities/:id`. */
+  /** Path with `:name` segments, e.g. `/api/v1/universities/:id`. */
   path: string;
   operationId: string;
   summary: string;
@@ -50,12 +55,26 @@ export interface RouteSpec {
   handle(input: HandlerInput): Promise<Payload> | Payload;
 }
 
-/** Matches request paths against route paths, tolerating a trailing slash. */
-export function pathMatcher(routes: readonly { path: string }[]): (pathname: string) => boolean {
-  const patterns = routes.map(
-    (r) => new RegExp(`^${r.path.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/:[A-Za-z_]+/g, "[^/]+")}/?$`),
-  );
-  return (pathname) => patterns.some((p) => p.test(pathname));
+type Parsed<S extends TObject | undefined> = S extends TObject ? Static<S> : Record<string, never>;
+
+/** A route as written: its handler and cache scope receive the static types of its own parameter schemas. */
+export interface RouteDefinition<P extends TObject | undefined, Q extends TObject | undefined>
+  extends Omit<RouteSpec, "params" | "query" | "handle" | "cacheScope"> {
+  params?: P;
+  query?: Q;
+  cacheScope?: (input: HandlerInput<Parsed<P>, Parsed<Q>>) => string;
+  handle(input: HandlerInput<Parsed<P>, Parsed<Q>>): Promise<Payload> | Payload;
+}
+
+/**
+ * A typed route. The pipeline validates path and query against `params` and `query` before the handler runs, so
+ * the handler may take them as `Static<P>` and `Static<Q>`: this is the one place that widening is asserted.
+ */
+export function defineRoute<
+  P extends TObject | undefined = undefined,
+  Q extends TObject | undefined = undefined,
+>(definition: RouteDefinition<P, Q>): RouteSpec {
+  return definition as unknown as RouteSpec;
 }
 
 export function versionOf(pathname: string): ApiVersion {
@@ -63,10 +82,19 @@ export function versionOf(pathname: string): ApiVersion {
   return "v1";
 }
 
-/** The request target as sent (path and query), which is what a client signs; no URL parser needed. */
-function requestTarget(url: string): string {
+/**
+ * The request target (path and query) of `request.url`, which is what a client signs; no URL parser needed for
+ * the absolute URL a server gives. Without a Host header (HTTP/1.0) Bun gives the bare target instead, with its
+ * dot segments as sent: that one is resolved as the URL parser would have, so the route and the signed path are
+ * the same whatever the Host.
+ */
+export function requestTarget(url: string): string {
   const scheme = url.indexOf("://");
-  const slash = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
+  if (scheme < 0) {
+    const resolved = new URL(url, "http://localhost");
+    return resolved.pathname + resolved.search;
+  }
+  const slash = url.indexOf("/", scheme + 3);
   if (slash < 0) return "/";
   const hash = url.indexOf("#", slash);
   return hash < 0 ? url.slice(slash) : url.slice(slash, hash);
@@ -77,34 +105,4 @@ export function splitTarget(target: string): { pathname: string; search: string 
   const question = target.indexOf("?");
   if (question < 0) return { pathname: target, search: "" };
   return { pathname: target.slice(0, question), search: target.slice(question + 1) };
-}
-
-const targets = new WeakMap<Request, string>();
-
-/** A request's target, read from `request.url` once per request: every read of that getter makes a new string. */
-export function targetOf(request: Request): string {
-  let target = targets.get(request);
-  if (target === undefined) {
-    target = requestTarget(request.url);
-    targets.set(request, target);
-  }
-  return target;
-}
-
-/**
- * The request as the router must see it. Elysia finds the path in `request.url` by skipping 11 characters
- * (`http://` and a host of at least four), so a short Host header (`x`, `api:80`) or none at all (HTTP/1.0:
- * Bun then gives the bare target as the URL) would move the path it routes by. Such a request is remade with
- * the same target under a fixed origin; every other request is passed as is (two `indexOf`, no allocation).
- * Routing then depends on the request target only, whatever the Host header holds. Only GET and HEAD are
- * routed by Elysia; every other method is answered from `targetOf`, which finds the path itself.
- */
-export function routable(request: Request): Request {
-  const url = request.url;
-  const scheme = url.indexOf("://");
-  const start = scheme < 0 ? url.indexOf("/") : url.indexOf("/", scheme + 3);
-  if (scheme >= 0 && (start < 0 || start >= 11)) return request;
-  if (request.method !== "GET" && request.method !== "HEAD") return request;
-  const target = start < 0 ? "/" : url.slice(start);
-  return new Request(`http://localhost${target}`, { method: request.method, headers: request.headers });
 }

@@ -1,3 +1,4 @@
+import type { TObject } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import {
   CompareParams,
@@ -20,19 +21,15 @@ import {
   universityScores,
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
-import type { RouteSpec } from "./route.ts";
+import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
-
-const id = (params: Record<string, unknown>) => params.id as number;
 
 /** v1: plain `{success, data, meta?}` presenters over the core. */
 export function v1Routes(ctx: AppContext): RouteSpec[] {
   const { db } = ctx;
-  const route = (r: Omit<RouteSpec, "version" | "tags">): RouteSpec => ({
-    version: "v1",
-    tags: ["v1"],
-    ...r,
-  });
+  const route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
+    r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
+  ): RouteSpec => defineRoute<P, Q>({ version: "v1", tags: ["v1"], ...r });
   return [
     route({
       path: "/api/v1/universities",
@@ -50,7 +47,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       params: IdParams,
       response: UniversityV1DetailSchema,
       handle: async ({ params }) => {
-        const { latest_scan: _, ...university } = await getUniversity(db, id(params));
+        const { latest_scan: _, ...university } = await getUniversity(db, params.id);
         return { data: university };
       },
     }),
@@ -60,7 +57,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       summary: "Every score of the latest completed scan",
       params: IdParams,
       response: LatestScoresSchema,
-      handle: async ({ params }) => ({ data: await universityScores(db, id(params)) }),
+      handle: async ({ params }) => ({ data: await universityScores(db, params.id) }),
     }),
     route({
       path: "/api/v1/universities/:id/export",
@@ -70,7 +67,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       response: ExportSchema,
       // exported_at is the time of the request, so the answer is never reused.
       uncached: true,
-      handle: async ({ params }) => ({ data: await exportUniversity(db, id(params), { clock: ctx.clock }) }),
+      handle: async ({ params }) => ({ data: await exportUniversity(db, params.id, { clock: ctx.clock }) }),
     }),
     route({
       path: "/api/v1/rankings",
@@ -95,7 +92,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       summary: "Latest scores of 2 to 10 universities side by side",
       query: CompareParams,
       response: ComparisonListSchema,
-      handle: async ({ query }) => ({ data: await compare(db, query as CompareParams) }),
+      handle: async ({ query }) => ({ data: await compare(db, query) }),
     }),
   ];
 }

@@ -1,5 +1,5 @@
+import type { TObject } from "@sinclair/typebox";
 import {
-  type Category,
   CategoryParams,
   getScan,
   getUniversity,
@@ -28,26 +28,15 @@ import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
-import type { RouteSpec } from "./route.ts";
+import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedLeaderboard, splicedRankings } from "./spliced-json/spliced-rankings.ts";
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
   const { db } = ctx;
-  // One reading of the clock per request, shared by the cache key and the handler.
-  const nows = new WeakMap<Request, Date>();
-  const requestNow = (request: Request): Date => {
-    const seen = nows.get(request);
-    if (seen) return seen;
-    const now = ctx.clock();
-    nows.set(request, now);
-    return now;
-  };
-  const route = (r: Omit<RouteSpec, "version" | "tags">): RouteSpec => ({
-    version: "v2",
-    tags: ["v2"],
-    ...r,
-  });
+  const route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
+    r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
+  ): RouteSpec => defineRoute<P, Q>({ version: "v2", tags: ["v2"], ...r });
   const routes: RouteSpec[] = [
     route({
       path: "/api/v2/universities",
@@ -66,7 +55,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "One university with its scan count and latest completed scan",
       params: IdParams,
       response: UniversityDetailSchema,
-      handle: async ({ params }) => ({ data: await getUniversity(db, params.id as number) }),
+      handle: async ({ params }) => ({ data: await getUniversity(db, params.id) }),
     }),
     route({
       path: "/api/v2/rankings",
@@ -85,7 +74,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "One scan of any status, with every score when completed",
       params: ScanIdParams,
       response: ScanDetailSchema,
-      handle: async ({ params }) => ({ data: await getScan(db, params.id as number) }),
+      handle: async ({ params }) => ({ data: await getScan(db, params.id) }),
     }),
     route({
       path: "/api/v2/scan-diff",
@@ -98,7 +87,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "unknown or uncompleted scan.",
       query: ScanDiffParams,
       response: ScanDiffSchema,
-      handle: async ({ query }) => ({ data: await scanDiff(db, query as ScanDiffParams) }),
+      handle: async ({ query }) => ({ data: await scanDiff(db, query) }),
     }),
     route({
       path: "/api/v2/leaderboard/:category",
@@ -111,7 +100,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       query: LeaderboardParams,
       response: LeaderboardSchema,
       meta: LeaderboardMetaSchema,
-      handle: ({ params, query }) => splicedLeaderboard(db, params.category as Category, query),
+      handle: ({ params, query }) => splicedLeaderboard(db, params.category, query),
     }),
     route({
       path: "/api/v2/regressions",
@@ -127,8 +116,8 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       meta: RegressionsMetaSchema,
       // Cached per second of the clock (the window's start has a one-second resolution): exact, and
       // concurrent requests share one computation.
-      cacheScope: ({ request }) => isoTimestamp(requestNow(request)),
-      handle: ({ query, request }) => regressions(db, query, { clock: () => requestNow(request) }),
+      cacheScope: ({ now }) => isoTimestamp(now()),
+      handle: ({ query, now }) => regressions(db, query, { clock: now }),
     }),
   ];
   routes.push(...explorerV2Routes(ctx, route));

@@ -35,10 +35,7 @@ function startHarness(
   const server = Bun.serve({
     hostname: options.hostname ?? "127.0.0.1",
     port: 0,
-    fetch(request, srv) {
-      access.setPeer(request, srv.requestIP(request)?.address);
-      return app.fetch(request);
-    },
+    fetch: app.fetch,
   });
   const url = `http://127.0.0.1:${server.port}`;
   return {

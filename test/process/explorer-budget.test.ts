@@ -32,10 +32,7 @@ function start(limit: number) {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch(request, srv) {
-      access.setPeer(request, srv.requestIP(request)?.address);
-      return app.fetch(request);
-    },
+    fetch: app.fetch,
   });
   url = `http://127.0.0.1:${server.port}`;
   stopServer = () => server.stop(true);

@@ -1,0 +1,44 @@
+import type { Clock } from "../../lib/index.ts";
+import { requestTarget, splitTarget } from "./route.ts";
+
+const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * One request's facts, made once when it arrives and handed through the pipeline: its target as sent (read from
+ * `request.url` once: every read of that getter makes a new string), the request id, one reading of the clock,
+ * and how to learn the socket peer (asked only when a rate limit or the audit log needs it).
+ */
+export class RequestContext {
+  readonly target: string;
+  readonly pathname: string;
+  readonly search: string;
+  #requestId: string | undefined;
+  #now: Date | undefined;
+
+  constructor(
+    readonly request: Request,
+    private readonly clock: Clock,
+    /** The socket peer's address, where the host server can tell it. */
+    readonly peer: () => string | undefined = () => undefined,
+  ) {
+    this.target = requestTarget(request.url);
+    const { pathname, search } = splitTarget(this.target);
+    this.pathname = pathname;
+    this.search = search;
+  }
+
+  /** The client's `X-Request-Id` when sane, else a new UUID; made when first asked for. */
+  get requestId(): string {
+    if (this.#requestId === undefined) {
+      const incoming = this.request.headers.get("X-Request-Id");
+      this.#requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    }
+    return this.#requestId;
+  }
+
+  /** The clock, read once per request. */
+  now(): Date {
+    this.#now ??= this.clock();
+    return this.#now;
+  }
+}
