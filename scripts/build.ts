@@ -25,6 +25,7 @@ export const PACKAGE_ENTRIES: Record<string, string> = {
   "./scanner": "lib/scanner/index.ts",
   "./seed": "lib/seed/index.ts",
   "./webhooks": "lib/webhooks/receiver.ts",
+  "./fetch": "src/fetch-handler.ts",
   "./elysia": "src/elysia.ts",
 };
 

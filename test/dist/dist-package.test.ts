@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { tempDir } from "../support/databases.ts";
 import { NODE_LINES, nodeOfLine } from "../support/node-lines.ts";
 
@@ -62,7 +62,8 @@ import * as node from "unirank/node";
 import { DEFAULT_ANCHOR, generateDataset } from "unirank/seed";
 import { writeFileSync } from "node:fs";
 import { Elysia } from "elysia";
-import { createFetchHandler, unirank } from "unirank/elysia";
+import { unirank } from "unirank/elysia";
+import { createFetchHandler } from "unirank/fetch";
 import { sign, verify, webhookHandler } from "unirank/webhooks";
 
 assert.equal(typeof globalThis.Bun, "undefined", "this must run on Node");
@@ -166,7 +167,8 @@ import { fileSource, importFiles } from "unirank/node";
 import { generateDataset } from "unirank/seed";
 // @ts-expect-error internals are not part of the public surface
 import { toNumber } from "unirank";
-import { createFetchHandler, type FetchHandler, unirank } from "unirank/elysia";
+import { unirank } from "unirank/elysia";
+import { createFetchHandler, type FetchHandler } from "unirank/fetch";
 import { verify, webhookHandler } from "unirank/webhooks";
 
 const { dialect } = await KyselyPGlite.create();
@@ -303,6 +305,7 @@ describe("dist: the npm package", () => {
   test("ships compiled JavaScript, declarations and the CLI; no sources, tests or databases", () => {
     expect(files).toContain("dist/js/lib/index.js");
     expect(files).toContain("dist/js/src/elysia.js");
+    expect(files).toContain("dist/js/src/fetch-handler.js");
     expect(files).toContain("dist/js/lib/webhooks/receiver.js");
     expect(files).toContain("dist/js/lib/node/index.js");
     expect(files).toContain("dist/js/lib/seed/index.js");
@@ -339,6 +342,17 @@ describe("dist: the npm package", () => {
         expect(declared.has(name), `${f} imports ${spec}`).toBe(true);
       }
     }
+    // `unirank/fetch` needs no web framework: nothing it loads imports Elysia.
+    const seen = new Set<string>();
+    const visit = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      const text = readFileSync(join(project, "node_modules/unirank", f), "utf8");
+      expect(text, `${f} imports elysia`).not.toMatch(/from\s*"elysia"|import\("elysia"\)/);
+      for (const m of text.matchAll(/(?:from\s*|import\()"(\.[^"]+)"/g)) visit(join(dirname(f), m[1] ?? ""));
+    };
+    visit("dist/js/src/fetch-handler.js");
+    expect(seen.size).toBeGreaterThan(1);
   });
 
   for (const line of NODE_LINES)

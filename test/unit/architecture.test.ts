@@ -99,3 +99,35 @@ test("the core imports nothing of the adapters", () => {
   );
   expect(inward).toEqual([]);
 });
+
+/** The packages a file imports by name (`kysely`, `elysia`, …), static or dynamic. */
+function packagesOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), "utf8");
+  const out: string[] = [];
+  for (const m of text.matchAll(
+    /(?:^|\n)\s*(?:import|export)\s[^;]*?\sfrom\s+["']([^./"'][^"']*)["']|import\(\s*["']([^./"'][^"']*)["']\s*\)/g,
+  )) {
+    out.push((m[1] ?? m[2]) as string);
+  }
+  return out;
+}
+
+test("the HTTP core, the fetch handler and the server reach no Elysia: only the plugin does", () => {
+  const reached = (entry: string) => {
+    const seen = new Set<string>();
+    const visit = (f: string) => {
+      if (seen.has(f)) return;
+      seen.add(f);
+      for (const t of fileGraph.get(f) ?? []) visit(t);
+    };
+    visit(entry);
+    return [...seen];
+  };
+  for (const entry of ["src/http/app.ts", "src/fetch-handler.ts", "src/server.ts"]) {
+    const files = reached(entry);
+    expect(files.length, entry).toBeGreaterThan(5);
+    const elysia = files.filter((f) => packagesOf(f).some((p) => p === "elysia" || p.startsWith("elysia/")));
+    expect(elysia, entry).toEqual([]);
+  }
+  expect(packagesOf("src/elysia.ts")).toContain("elysia");
+});
