@@ -58,6 +58,9 @@ class Dispatcher {
     this.leaseMs = options.leaseMs ?? 2 * (options.timeoutMs ?? DEFAULT_TIMEOUT_MS) + 5000;
   }
 
+  /** Attempts ended so far: a claim that ran while one ended may have left its receiver out as busy. */
+  finished = 0;
+
   get free(): number {
     return this.concurrency - this.inFlight.size;
   }
@@ -81,6 +84,7 @@ class Dispatcher {
   private start(d: ClaimedDelivery): void {
     this.perReceiver.set(d.receiver_id, (this.perReceiver.get(d.receiver_id) ?? 0) + 1);
     const run = this.send(d).finally(() => {
+      this.finished++;
       this.inFlight.delete(d.id);
       const n = (this.perReceiver.get(d.receiver_id) ?? 1) - 1;
       if (n <= 0) this.perReceiver.delete(d.receiver_id);
@@ -143,9 +147,14 @@ class Dispatcher {
 export async function runDeliveryPass(db: DB, options: DeliveryOptions = {}): Promise<PassSummary> {
   const d = new Dispatcher(db, options);
   for (;;) {
+    const ended = d.finished;
     const started = await d.fill();
     if (started > 0 && d.free > 0) continue;
-    if (d.inFlight.size === 0) break;
+    if (d.inFlight.size === 0) {
+      // An attempt that ended during the claim freed a receiver the claim had left out as busy: claim again.
+      if (d.finished !== ended) continue;
+      break;
+    }
     await d.waitAny();
   }
   return d.summary;

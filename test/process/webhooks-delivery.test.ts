@@ -285,7 +285,8 @@ describeEachDatabase("webhook deliveries", (get) => {
     expect(slow.received.length).toBeLessThanOrEqual(2);
     expect(settled).toBe(false);
     held.open();
-    expect((await pass).delivered).toBe(8);
+    const summary = await pass;
+    expect(summary.delivered, JSON.stringify({ summary, deliveries: await listDeliveries(db) })).toBe(8);
   });
 
   test("two workers on one database send each delivery once", async () => {
