@@ -167,29 +167,37 @@ describe("tech_hsts_score", () => {
 describe("tech_security_headers_score (Observatory modifiers)", () => {
   const withHeaders = (headers: Record<string, string>) =>
     good({ home: { url: "https://uni.test/", status: 200, headers } });
-  test("default-src 'none' with frame-ancestors, nosniff, strict referrer: 100 (bonuses capped)", () => {
+  test("default-src 'none' with frame-ancestors, nosniff, strict referrer: 100 (bonuses capped), grade A+", () => {
     const p = scoreSecurityHeaders(good());
     expect(points(p)).toEqual({
       "headers.csp": 10,
       "headers.content-type-options": 0,
       "headers.frame-options": 5,
       "headers.referrer-policy": 5,
-      "headers.permissions-policy": 0,
       "headers.redirection": 0,
     });
     expect(score(p)).toBe(100);
+    expect(p.grades?.tech_security_headers_score).toMatchObject({
+      scale: "mdn-observatory",
+      score: 120,
+      grade: "A+",
+    });
   });
-  test("no headers at all: 100 − 25 − 5 − 20 − 5 = 45", () => {
+  test("no headers at all: 100 − 25 − 5 − 20 = 50; the grade counts the missing HSTS too (30, D)", () => {
     const p = scoreSecurityHeaders(withHeaders({}));
     expect(points(p)).toEqual({
       "headers.csp": -25,
       "headers.content-type-options": -5,
       "headers.frame-options": -20,
       "headers.referrer-policy": 0,
-      "headers.permissions-policy": -5,
       "headers.redirection": 0,
     });
-    expect(score(p)).toBe(45);
+    expect(score(p)).toBe(50);
+    expect(p.grades?.tech_security_headers_score).toMatchObject({ score: 30, grade: "D" });
+    expect(p.grades?.tech_security_headers_score?.tests["strict-transport-security"]).toEqual({
+      result: "hsts-not-implemented",
+      modifier: -20,
+    });
   });
   test("unsafe-inline in script-src is −20 and bonuses need 90 first", () => {
     const p = scoreSecurityHeaders(
@@ -198,44 +206,50 @@ describe("tech_security_headers_score (Observatory modifiers)", () => {
           "default-src 'self'; script-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
         "x-content-type-options": "nosniff",
         "referrer-policy": "no-referrer",
-        "permissions-policy": "geolocation=()",
       }),
     );
     expect(points(p)["headers.csp"]).toBe(-20);
     // 100 − 20 = 80 < 90: the +5 of frame-ancestors and the +5 of the referrer policy are not added.
     expect(score(p)).toBe(80);
   });
-  test("unsafe-eval −10, style-only unsafe-inline 0, http: sources −20, unparseable −25", () => {
+  test("a nonce cancels 'unsafe-inline'; a policy in <meta http-equiv> counts", () => {
     const csp = (v: string) =>
       points(scoreSecurityHeaders(withHeaders({ "content-security-policy": v })))["headers.csp"];
-    expect(csp("default-src 'self' 'unsafe-eval'")).toBe(-10);
-    expect(csp("default-src 'self'; style-src 'self' 'unsafe-inline'")).toBe(0);
-    expect(csp("default-src 'self'; img-src http://cdn.test")).toBe(-20);
+    expect(csp("default-src 'self'; script-src 'nonce-r4nd' 'unsafe-inline'; object-src 'none'")).toBe(5);
+    expect(csp("default-src 'self'; img-src http://cdn.test")).toBe(-10);
     expect(csp("default-src 'self'")).toBe(5);
     expect(csp("img-src 'self'")).toBe(-20);
-    expect(csp("default-src 'self'; $$$ x")).toBe(-25);
+    expect(csp("default-src 'none'; default-src 'none'")).toBe(-25);
+    const meta = good({ home: { url: "https://uni.test/", status: 200, headers: {} } });
+    meta.pages[0] = { ...(meta.pages[0] as (typeof meta.pages)[number]), meta_csp: ["default-src 'none'"] };
+    expect(points(scoreSecurityHeaders(meta))["headers.csp"]).toBe(10);
   });
-  test("X-Frame-Options DENY is 0, garbage −20; unsafe referrer −5", () => {
+  test("X-Frame-Options DENY is +5, garbage −20; the last valid referrer token counts", () => {
     const p = points(
-      scoreSecurityHeaders(withHeaders({ "x-frame-options": "DENY", "referrer-policy": "unsafe-url" })),
+      scoreSecurityHeaders(
+        withHeaders({ "x-frame-options": "DENY", "referrer-policy": "no-referrer, whimsy" }),
+      ),
     );
-    expect(p["headers.frame-options"]).toBe(0);
-    expect(p["headers.referrer-policy"]).toBe(-5);
+    expect(p["headers.frame-options"]).toBe(5);
+    expect(p["headers.referrer-policy"]).toBe(5);
     expect(
       points(scoreSecurityHeaders(withHeaders({ "x-frame-options": "maybe" })))["headers.frame-options"],
     ).toBe(-20);
   });
-  test("redirection: missing −20, first hop to http −10, off host −5, no plain HTTP 0", () => {
-    const redirect = (chain: string[], reachable = true) =>
+  test("redirection: missing −20, first hop to http −10, off host −5, untrusted end −20, no plain HTTP 0", () => {
+    const redirect = (chain: string[], reachable = true, verified = true) =>
       points(
         scoreSecurityHeaders(
-          good({ http_redirect: { reachable, chain, final_url: chain.at(-1) ?? null, error: null } }),
+          good({
+            http_redirect: { reachable, chain, final_url: chain.at(-1) ?? null, error: null, verified },
+          }),
         ),
       )["headers.redirection"];
     expect(redirect(["http://uni.test/"])).toBe(-20);
     expect(redirect(["http://uni.test/", "http://www.uni.test/", "https://www.uni.test/"])).toBe(-10);
     expect(redirect(["http://uni.test/", "https://www.uni.test/"])).toBe(-5);
     expect(redirect(["http://uni.test/", "http://uni.test/x"])).toBe(-20);
+    expect(redirect(["http://uni.test/", "https://uni.test/"], true, false)).toBe(-20);
     expect(redirect(["http://uni.test/"], false)).toBe(0);
   });
   test("no home page: 0", () => {
