@@ -1,8 +1,19 @@
 import type { ScoredPart } from "../scores/check-points.ts";
+import { checkTable, earned } from "./check-table.ts";
 import type { Observations } from "./observations.ts";
-import { check, scoredFrom, unmeasured } from "./points.ts";
+import { scoredFrom, unmeasured } from "./points.ts";
 
 const S = "tech_uptime_score" as const;
+
+export const UPTIME_CHECKS = checkTable(S, "unirank", {
+  answered: {
+    id: "uptime.answered",
+    label: "Probes answered",
+    max: 100,
+    earns: "answered / total availability probes × 100, rounded (null without probes)",
+    remediation: "Monitor availability and remove the causes of outages.",
+  },
+});
 
 /** tech_uptime_score: the share of availability probes answered; null without probes. */
 export function scoreUptime(o: Observations): ScoredPart {
@@ -10,14 +21,10 @@ export function scoreUptime(o: Observations): ScoredPart {
   if (!a || a.total === 0) return unmeasured(S, "no availability probes recorded");
   const answered = Math.min(a.answered, a.total);
   return scoredFrom(S, [
-    check(
-      S,
-      "uptime.answered",
-      "Probes answered",
+    earned(
+      UPTIME_CHECKS.answered,
       Math.round((100 * answered) / a.total),
-      100,
       `${answered} of ${a.total} probes answered`,
-      "Monitor availability and remove the causes of outages.",
     ),
   ]);
 }

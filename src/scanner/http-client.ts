@@ -1,7 +1,8 @@
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { createSecureContext, type SecureContext, connect as tlsConnect } from "node:tls";
+import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { FetchError } from "./connection-pool.ts";
 import type { ScanContext } from "./scan-context.ts";
+import { secureContext } from "./tls-probe.ts";
 
 /** One HTTP response as the scanner keeps it. */
 export interface FetchedResponse {
@@ -12,6 +13,8 @@ export interface FetchedResponse {
   body: Buffer;
   /** The byte cap cut the body short. */
   truncated: boolean;
+  /** Over HTTPS: the certificate is one a browser accepts (chain to a trusted root, dates, name); null over HTTP. */
+  verified: boolean | null;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -87,13 +90,6 @@ function chunkedComplete(raw: Buffer, bodyStart: number): boolean {
 
 const idleError = () => {};
 
-/** One secure context for every page fetch (certificates are not verified here), made on first use. */
-let pageContext: SecureContext | undefined;
-const pageSecureContext = (): SecureContext => {
-  pageContext ??= createSecureContext({});
-  return pageContext;
-};
-
 function request(
   u: URL,
   host: string,
@@ -122,7 +118,7 @@ function request(
             port,
             servername: isIP(host) ? undefined : host,
             rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
-            secureContext: pageSecureContext(),
+            secureContext: secureContext(ctx.ca),
             ALPNProtocols: ["http/1.1"],
           })
         : netConnect({ host: address, port }));
@@ -144,6 +140,7 @@ function request(
     const finish = (error: Error | null, complete = false) => {
       if (settled) return;
       settled = true;
+      const verified = secure ? (socket as TLSSocket).authorized === true : null;
       clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
       detach();
@@ -159,7 +156,9 @@ function request(
         return;
       }
       try {
-        resolve(parseResponse(u.href, Buffer.concat(chunks), truncated, ctx.maxBytes));
+        const response = parseResponse(u.href, Buffer.concat(chunks), truncated, ctx.maxBytes);
+        response.verified = verified;
+        resolve(response);
       } catch (e) {
         reject(e);
       }
@@ -236,7 +235,7 @@ export function parseResponse(
     body = body.subarray(0, maxBytes);
     truncated = true;
   }
-  return { url, status: Number(m[1]), headers, body, truncated };
+  return { url, status: Number(m[1]), headers, body, truncated, verified: null };
 }
 
 function dechunk(data: Buffer): Buffer {
