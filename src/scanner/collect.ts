@@ -39,7 +39,8 @@ const SPF_DEADLINE_MS = 20_000;
  */
 async function spfAnswers(
   domain: string,
-  txt: DnsAnswer | null,
+  /** The domain's own answers the scan already has (TXT, A, MX): not asked again. */
+  known: Partial<Record<SpfQuestion["type"], DnsAnswer | Error>>,
   ask: (name: string, type: SpfQuestion["type"]) => Promise<DnsAnswer | Error>,
 ): Promise<SpfDnsAnswer[]> {
   const recorded = new Map<string, SpfDnsAnswer>();
@@ -49,9 +50,10 @@ async function spfAnswers(
     const key = `${q.type} ${q.name.toLowerCase()}`;
     let entry = recorded.get(key);
     if (!entry) {
+      const own = q.name.toLowerCase() === domain ? known[q.type] : undefined;
       const got =
-        q.type === "TXT" && q.name.toLowerCase() === domain
-          ? (txt ?? new Error("no answer"))
+        own !== undefined
+          ? own
           : Date.now() > deadline
             ? new Error(`the SPF evaluation took longer than ${SPF_DEADLINE_MS / 1000} s`)
             : await ask(q.name, q.type);
@@ -92,7 +94,7 @@ async function dnsObservations(domain: string, ctx: ScanContext): Promise<DnsObs
     answered: ok(a) !== null,
     addresses: ok(a)?.records ?? [],
     spf,
-    spf_dns: spf.length > 0 ? await spfAnswers(domain, ok(txt), ask) : [],
+    spf_dns: spf.length > 0 ? await spfAnswers(domain, { TXT: txt, A: a, MX: mx }, ask) : [],
     // Every record whose first tag is v=DMARC1 in any case: the rubric keeps those receivers accept.
     dmarc: starting(dmarc, /^\s*v\s*=\s*dmarc1\s*(;|$)/i),
     mx: ok(mx)?.records ?? [],

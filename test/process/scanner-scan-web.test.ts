@@ -2,14 +2,15 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { scoreObservations } from "../../lib/scanner/score-observations.ts";
 import { type ScanOptions, type ScanOutcome, scanUniversity } from "../../src/scanner/scan-university.ts";
 import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
-import { FIXTURE_UNIVERSITIES } from "../support/scan-web-sites.ts";
+import { FIXTURE_UNIVERSITIES, WELL_KNOWN } from "../support/scan-web-sites.ts";
 
+const SITES = [...FIXTURE_UNIVERSITIES, ...WELL_KNOWN];
 let web: ScanWeb;
 let options: ScanOptions;
 const outcomes = new Map<string, ScanOutcome>();
 
 beforeAll(async () => {
-  web = await startScanWeb(FIXTURE_UNIVERSITIES);
+  web = await startScanWeb(SITES);
   options = {
     resolver: web.resolver,
     ports: web.ports,
@@ -20,9 +21,9 @@ beforeAll(async () => {
     contact: "https://ops.example/unirank",
   };
   const results = await Promise.all(
-    FIXTURE_UNIVERSITIES.map((s) => scanUniversity({ domain: s.domain }, options)),
+    SITES.map((s) => scanUniversity({ domain: s.domain }, options)),
   );
-  for (const [i, s] of FIXTURE_UNIVERSITIES.entries()) outcomes.set(s.domain, results[i] as ScanOutcome);
+  for (const [i, s] of SITES.entries()) outcomes.set(s.domain, results[i] as ScanOutcome);
 }, 60_000);
 afterAll(() => web.close());
 

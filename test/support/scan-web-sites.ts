@@ -225,4 +225,4 @@ export const WELL_KNOWN: FixtureSite[] = [
   },
 ];
 
-export const FIXTURE_UNIVERSITIES: FixtureSite[] = [WELL_KEPT, ...TROUBLED, ...WELL_KNOWN];
+export const FIXTURE_UNIVERSITIES: FixtureSite[] = [WELL_KEPT, ...TROUBLED];

@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { REFERENCES } from "../../lib/scanner/check-table.ts";
 import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf } from "../../lib/scanner/email.ts";
 import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import { parseHsts, scoreHsts } from "../../lib/scanner/hsts.ts";
@@ -14,7 +15,7 @@ import {
   scoreVideo,
 } from "../../lib/scanner/links.ts";
 import { scorePageWeight } from "../../lib/scanner/page-weight.ts";
-import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
+import { completeScores, OWN_SITE_CHECKS, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import { scoreSecurityHeaders } from "../../lib/scanner/security-headers.ts";
 import { scoreSeo } from "../../lib/scanner/seo.ts";
 import { scoreSitemap, scoreWebSize } from "../../lib/scanner/sitemap.ts";
@@ -650,6 +651,40 @@ describe("evidence size", () => {
     expect(none.observations).toBeNull();
     expect(none.checks).toEqual(big.checks);
     expect(fitEvidence(big, 1_000_000)).toBe(big);
+  });
+});
+
+describe("the check tables", () => {
+  test("every check a rubric scores is defined once in the tables, with the same sub-score, label and maximum", () => {
+    const ids = OWN_SITE_CHECKS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const byId = new Map(OWN_SITE_CHECKS.map((c) => [c.id, c]));
+    const scenarios = [
+      good(),
+      good({ home: null }),
+      good({ availability: null }),
+      good({ tls: { ...good().tls, authorized: false, authorization_error: "DEPTH_ZERO_SELF_SIGNED_CERT" } }),
+    ];
+    const seen = new Set<string>();
+    for (const o of scenarios)
+      for (const c of scoreObservations(o).checks) {
+        const def = byId.get(c.id);
+        expect(def && { id: def.id, score: def.score, label: def.label, max: def.max }).toEqual({
+          id: c.id,
+          score: c.score,
+          label: c.label,
+          max: c.max,
+        });
+        seen.add(c.id);
+      }
+    expect([...byId.keys()].filter((id) => !seen.has(id))).toEqual([]);
+  });
+  test("each names what earns its points, a remediation and a known reference", () => {
+    for (const c of OWN_SITE_CHECKS) {
+      expect(c.earns.length).toBeGreaterThan(5);
+      expect(c.remediation.length).toBeGreaterThan(5);
+      expect(Object.keys(REFERENCES)).toContain(c.reference);
+    }
   });
 });
 
