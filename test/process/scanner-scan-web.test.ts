@@ -20,9 +20,7 @@ beforeAll(async () => {
     requestTimeoutMs: 3000, // generous: the machine may be busy
     contact: "https://ops.example/unirank",
   };
-  const results = await Promise.all(
-    SITES.map((s) => scanUniversity({ domain: s.domain }, options)),
-  );
+  const results = await Promise.all(SITES.map((s) => scanUniversity({ domain: s.domain }, options)));
   for (const [i, s] of SITES.entries()) outcomes.set(s.domain, results[i] as ScanOutcome);
 }, 60_000);
 afterAll(() => web.close());
