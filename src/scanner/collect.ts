@@ -95,8 +95,8 @@ async function dnsObservations(domain: string, ctx: ScanContext): Promise<DnsObs
     addresses: ok(a)?.records ?? [],
     spf,
     spf_dns: spf.length > 0 ? await spfAnswers(domain, { TXT: txt, A: a, MX: mx }, ask) : [],
-    // Every record whose first tag is v=DMARC1 in any case: the rubric keeps those receivers accept.
-    dmarc: starting(dmarc, /^\s*v\s*=\s*dmarc1\s*(;|$)/i),
+    // Every record starting v=DMARC1 in any case: the rubric keeps those receivers accept, and says why not.
+    dmarc: starting(dmarc, /^\s*v\s*=\s*dmarc1/i),
     mx: ok(mx)?.records ?? [],
     dnssec_ad: ok(a)?.ad ?? false,
     mta_sts: starting(sts, /^v=STSv1\s*(;|$)/i),
