@@ -42,6 +42,7 @@ async function spfAnswers(
   /** The domain's own answers the scan already has (TXT, A, MX): not asked again. */
   known: Partial<Record<SpfQuestion["type"], DnsAnswer | Error>>,
   ask: (name: string, type: SpfQuestion["type"]) => Promise<DnsAnswer | Error>,
+  signal: AbortSignal,
 ): Promise<SpfDnsAnswer[]> {
   const recorded = new Map<string, SpfDnsAnswer>();
   const deadline = Date.now() + SPF_DEADLINE_MS;
@@ -54,9 +55,11 @@ async function spfAnswers(
       const got =
         own !== undefined
           ? own
-          : Date.now() > deadline
-            ? new Error(`the SPF evaluation took longer than ${SPF_DEADLINE_MS / 1000} s`)
-            : await ask(q.name, q.type);
+          : signal.aborted
+            ? new Error("scan stopped")
+            : Date.now() > deadline
+              ? new Error(`the SPF evaluation took longer than ${SPF_DEADLINE_MS / 1000} s`)
+              : await ask(q.name, q.type);
       entry =
         got instanceof Error
           ? { name: q.name, type: q.type, rcode: null, records: [], error: got.message }
@@ -94,7 +97,7 @@ async function dnsObservations(domain: string, ctx: ScanContext): Promise<DnsObs
     answered: ok(a) !== null,
     addresses: ok(a)?.records ?? [],
     spf,
-    spf_dns: spf.length > 0 ? await spfAnswers(domain, { TXT: txt, A: a, MX: mx }, ask) : [],
+    spf_dns: spf.length > 0 ? await spfAnswers(domain, { TXT: txt, A: a, MX: mx }, ask, ctx.signal) : [],
     // Every record starting v=DMARC1 in any case: the rubric keeps those receivers accept, and says why not.
     dmarc: starting(dmarc, /^\s*v\s*=\s*dmarc1/i),
     mx: ok(mx)?.records ?? [],
