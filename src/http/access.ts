@@ -66,6 +66,12 @@ export interface AccessGate {
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
+  /** The admitted key's id, once `admit` took one. */
+  readonly keyId: number | null;
+  /** The limit's policy (`per-ip`, `per-key`) when `admit` refused the request over it, else null. */
+  readonly rateLimited: string | null;
+  /** The client's address as the limits see it. */
+  clientIp(): string;
 }
 
 export interface AccessGuard {
@@ -73,6 +79,8 @@ export interface AccessGuard {
   readonly anonymousLimit: number;
   /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
   open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /** The client's address of any request: the peer, or `X-Forwarded-For` when the peer is a trusted proxy. */
+  clientIp(rc: RequestContext): string;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -166,6 +174,13 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
+  const clientIpOf = (rc: RequestContext): string =>
+    resolveClientIp(
+      rc.peer() ?? settings.peerAddress?.(rc.request),
+      rc.request.headers.get("x-forwarded-for"),
+      isTrusted,
+    );
+
   const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
     const request = rc.request;
     const headers: Record<string, string> = {};
@@ -173,17 +188,22 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     const started = performance.now();
     let keySupplied = false;
     let key: AuthenticatedKey | null = null;
+    let limited: string | null = null;
     let clientIp: string | null = null;
-    const peer = (): string | undefined => {
-      return rc.peer() ?? settings.peerAddress?.(request);
-    };
     const ipOf = () => {
-      clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
+      clientIp ??= clientIpOf(rc);
       return clientIp;
     };
 
     return {
       headers,
+      get keyId() {
+        return key?.id ?? null;
+      },
+      get rateLimited() {
+        return limited;
+      },
+      clientIp: ipOf,
       async admit() {
         const { keys: supplied, unusable } = suppliedKeys(request, rc.search);
         keySupplied = supplied.length > 0 || unusable !== null;
@@ -252,6 +272,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         const decision = await consumeRateLimit(stateDb, { client, limit, now });
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
+          limited = policy;
           headers["Retry-After"] = String(decision.retryAfter);
           throw new UnirankError(
             "RATE_LIMITED",
@@ -279,6 +300,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     anonymousLimit: Math.max(0, anonymousLimit),
     audit,
     open,
+    clientIp: clientIpOf,
     issueViewToken: () => viewTokens.issue(clock()),
     prune,
     async close() {
