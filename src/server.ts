@@ -18,9 +18,9 @@ import { createApp, type UnirankApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
 import { observers } from "./http/observer.ts";
-import { createLogger, type LogFunction, type Logger } from "./logger.ts";
+import type { LogFunction, Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
-import { ServerMetrics, serveMetrics } from "./metrics.ts";
+import type { ServerMetrics } from "./metrics.ts";
 import { hostProbes } from "./probes.ts";
 import type { ScanService, ServeScanSettings } from "./scanning.ts";
 
@@ -108,15 +108,22 @@ export async function startServer(
       return a.fetch(request, srv);
     },
   });
-  const metrics = config.metricsListen ? new ServerMetrics() : null;
-  let metricsServer: ReturnType<typeof serveMetrics> | null = null;
+  // Loaded on use: pino and prom-client are not part of other commands' start.
+  let metrics: ServerMetrics | null = null;
+  let metricsServer: { url: string; stop(): void } | null = null;
+  let log: Logger;
   try {
-    if (metrics && config.metricsListen) metricsServer = serveMetrics(metrics, config.metricsListen);
+    if (config.metricsListen) {
+      const { ServerMetrics, serveMetrics } = await import("./metrics.ts");
+      metrics = new ServerMetrics();
+      metricsServer = serveMetrics(metrics, config.metricsListen);
+    }
+    const { createLogger } = await import("./logger.ts");
+    log = createLogger(config.logDir, { quiet: options.quiet, level: config.logLevel });
   } catch (e) {
     server.stop(true);
     throw e;
   }
-  const log: Logger = createLogger(config.logDir, { quiet: options.quiet, level: config.logLevel });
   const url = `http://${hostInUrl(config.host)}:${server.port}`;
 
   let opened: OpenedDatabase;
@@ -190,6 +197,8 @@ export async function startServer(
     scanning: config.scanEveryMs > 0,
     start_ms: Math.round(performance.now() - started),
   });
+  // On disk (and on stderr) before anyone is told the server is up.
+  await log.flush();
 
   let stopping: Promise<void> | null = null;
   const stop = async (reason: string) => {

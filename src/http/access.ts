@@ -18,6 +18,7 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import type { AdmissionFacts } from "./observer.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { ApiVersion } from "./route.ts";
 
@@ -59,19 +60,13 @@ export interface PeerSource {
 }
 
 /** One request's passage through access control. */
-export interface AccessGate {
+export interface AccessGate extends AdmissionFacts {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
   /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
-  /** The admitted key's id, once `admit` took one. */
-  readonly keyId: number | null;
-  /** The limit's policy (`per-ip`, `per-key`) when `admit` refused the request over it, else null. */
-  readonly rateLimited: string | null;
-  /** The client's address as the limits see it. */
-  clientIp(): string;
 }
 
 export interface AccessGuard {

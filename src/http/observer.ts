@@ -19,6 +19,16 @@ export interface RequestRecord {
   clientIp(): string | undefined;
 }
 
+/** What access control learnt of a request, for the observers. */
+export interface AdmissionFacts {
+  /** The admitted key's id, once admitted with one. */
+  readonly keyId: number | null;
+  /** The limit's policy (`per-ip`, `per-key`) when it refused the request, else null. */
+  readonly rateLimited: string | null;
+  /** The client's address as the limits see it. */
+  clientIp(): string;
+}
+
 export interface RequestObserver {
   observe(record: RequestRecord): void;
 }

@@ -1,5 +1,5 @@
 import type { Clock } from "../../lib/index.ts";
-import type { AccessGate } from "./access.ts";
+import type { AdmissionFacts } from "./observer.ts";
 import { requestTarget, splitTarget } from "./route.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -17,8 +17,8 @@ export class RequestContext {
   #now: Date | undefined;
   /** The matched route's template, once routed. */
   route: string | null = null;
-  /** The request's passage through access control, on v1 and v2. */
-  gate: AccessGate | undefined;
+  /** What access control learnt of the request, on v1 and v2. */
+  gate: AdmissionFacts | undefined;
 
   constructor(
     readonly request: Request,
