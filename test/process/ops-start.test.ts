@@ -93,6 +93,28 @@ describe("starting serve", () => {
     expect(c.log()).toContain("created database with the synthetic demo dataset");
     expect(a.log()).not.toContain("synthetic demo");
   }, 90_000);
+
+  test("git ignores every file a server writes beside its database", async () => {
+    const dir = dirFor("unirank-files-");
+    const s = await serve(["--db", join(dir, "unirank.db"), "--access-log"]);
+    await (await fetch(`${s.url}/api/v2/universities?limit=1`)).arrayBuffer();
+    const written = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((e) => e.isFile())
+      .map((e) => join(e.parentPath, e.name).slice(dir.length + 1));
+    expect(written).toEqual(
+      expect.arrayContaining([
+        "unirank.db",
+        "unirank.db-wal",
+        "unirank.db.access",
+        join("logs", "unirank.log"),
+      ]),
+    );
+    // As if the server had run in the checkout's root: `git check-ignore` lists the names it ignores.
+    const check = Bun.spawnSync(["git", "check-ignore", "--no-index", ...written], {
+      cwd: join(import.meta.dir, "../.."),
+    });
+    expect(check.stdout.toString().trim().split("\n").sort()).toEqual([...written].sort());
+  }, 60_000);
 });
 
 describe("demo and real data apart", () => {
