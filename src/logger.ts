@@ -9,6 +9,11 @@ export type { LogLevel };
 export type LogFunction = (level: LogLevel, message: string, fields?: Record<string, unknown>) => void;
 
 export interface Logger extends LogFunction {
+  /**
+   * Writes one line already serialised as a JSON object (no newline) where `level` is logged: the access log's
+   * fast path, its few fixed fields written by hand instead of through pino's general serialisation.
+   */
+  writeLine(level: LogLevel, json: string): void;
   /** Writes out what is buffered (at shutdown). */
   flush(): Promise<void>;
   /** Opens the log file again under its name (after logrotate moved it; `serve` does this on SIGHUP). */
@@ -24,9 +29,15 @@ export interface LoggerOptions {
 
 type Destination = ReturnType<typeof pino.destination>;
 
+/** `writeLine`'s lines are written in batches of about this size… */
+const BATCH_CHARS = 8192;
+/** …or after this long. */
+const FLUSH_MS = 250;
+
 /**
  * JSON lines (pino) to stderr and, when the directory can be made, to `<logDir>/unirank.log`. Writes are
- * buffered and asynchronous; `flush()` writes them out. The message is the third key, before the fields.
+ * asynchronous (`writeLine`'s within FLUSH_MS); `flush()` writes everything out now. The message is the third key,
+ * before the fields.
  */
 export function createLogger(logDir?: string, options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
@@ -47,6 +58,22 @@ export function createLogger(logDir?: string, options: LoggerOptions = {}): Logg
     }
   }
   const destinations = streams.map((s) => s.stream);
+  const rank = (l: LogLevel) => pino.levels.values[l] as number;
+  // `writeLine`'s lines wait here, per level, and go out joined: past BATCH_CHARS, every FLUSH_MS, and before any
+  // other line (so the order holds). A write per line costs sonic-boom a measure of its whole buffer and the
+  // system a call each (docs/performance.md).
+  const batches = new Map<LogLevel, { lines: string[]; chars: number }>();
+  const writeBatches = () => {
+    for (const [lvl, batch] of batches) {
+      if (batch.lines.length === 0) continue;
+      const text = batch.lines.join("");
+      batch.lines = [];
+      batch.chars = 0;
+      for (const s of streams) if (rank(lvl) >= rank(s.level)) s.stream.write(text);
+    }
+  };
+  const flusher = setInterval(writeBatches, FLUSH_MS);
+  flusher.unref();
   const isOpen = (d: Destination) => (d as unknown as { fd: number }).fd >= 0;
   const ready = Promise.all(
     destinations.map((d) => (isOpen(d) ? undefined : new Promise((r) => d.once("ready", r)))),
@@ -62,10 +89,23 @@ export function createLogger(logDir?: string, options: LoggerOptions = {}): Logg
     pino.multistream(streams),
   );
   const log: LogFunction = (lvl, message, fields) => {
+    writeBatches();
     logger[lvl](fields ? { message, ...fields } : { message });
   };
   return Object.assign(log, {
+    writeLine(lvl: LogLevel, json: string) {
+      if (rank(lvl) < rank(level)) return;
+      let batch = batches.get(lvl);
+      if (batch === undefined) {
+        batch = { lines: [], chars: 0 };
+        batches.set(lvl, batch);
+      }
+      batch.lines.push(json, "\n");
+      batch.chars += json.length + 1;
+      if (batch.chars >= BATCH_CHARS) writeBatches();
+    },
     async flush() {
+      writeBatches();
       await ready;
       await Promise.all(destinations.map((d) => new Promise<void>((resolve) => d.flush(() => resolve()))));
     },

@@ -54,36 +54,132 @@ function followingCounter(
   });
 }
 
-type Child = { inc(): void } & { observe?(v: number): void };
+/** One (method, route, status) of the answered requests: how many, and their durations in REQUEST_BUCKETS. */
+interface Tally {
+  method: string;
+  route: string;
+  status: string;
+  count: number;
+  sum: number;
+  /** Per bucket (not cumulative); the last one is +Inf. */
+  buckets: number[];
+}
+
+/**
+ * The request path's fast path for metrics: a count, a sum and a bucket per (method, route, status) kept as plain
+ * numbers, one Map lookup per request, formatted by prom-client's registry when scraped. prom-client's own
+ * labelled `inc`/`observe` hash their labels on every call, 2 µs a request (docs/performance.md).
+ */
+class RequestTallies {
+  readonly #byKey = new Map<string, Tally>();
+
+  record(method: string, route: string, status: number, seconds: number): void {
+    const key = `${method} ${status} ${route}`;
+    let t = this.#byKey.get(key);
+    if (t === undefined) {
+      t = {
+        method,
+        route,
+        status: String(status),
+        count: 0,
+        sum: 0,
+        buckets: new Array(REQUEST_BUCKETS.length + 1).fill(0),
+      };
+      this.#byKey.set(key, t);
+    }
+    t.count++;
+    t.sum += seconds;
+    let i = 0;
+    while (i < REQUEST_BUCKETS.length && seconds > (REQUEST_BUCKETS[i] as number)) i++;
+    (t.buckets[i] as number)++;
+  }
+
+  /** `unirank_http_requests_total`: one sample per (method, route, status). */
+  counter(name: string, help: string) {
+    return {
+      name,
+      help,
+      type: "counter",
+      aggregator: "sum",
+      get: async () => ({
+        name,
+        help,
+        type: "counter",
+        aggregator: "sum",
+        values: [...this.#byKey.values()].map((t) => ({
+          labels: { method: t.method, route: t.route, status: t.status },
+          value: t.count,
+        })),
+      }),
+    };
+  }
+
+  /** `unirank_http_request_duration_seconds`: by (method, route), the statuses summed. */
+  histogram(name: string, help: string) {
+    const get = async () => {
+      const byRoute = new Map<
+        string,
+        { method: string; route: string; count: number; sum: number; buckets: number[] }
+      >();
+      for (const t of this.#byKey.values()) {
+        const key = `${t.method} ${t.route}`;
+        let h = byRoute.get(key);
+        if (h === undefined) {
+          h = {
+            method: t.method,
+            route: t.route,
+            count: 0,
+            sum: 0,
+            buckets: new Array(t.buckets.length).fill(0),
+          };
+          byRoute.set(key, h);
+        }
+        h.count += t.count;
+        h.sum += t.sum;
+        for (let i = 0; i < t.buckets.length; i++) (h.buckets[i] as number) += t.buckets[i] as number;
+      }
+      const values: { metricName: string; labels: Record<string, string | number>; value: number }[] = [];
+      for (const h of byRoute.values()) {
+        const labels = { method: h.method, route: h.route };
+        let cumulative = 0;
+        for (let i = 0; i < h.buckets.length; i++) {
+          cumulative += h.buckets[i] as number;
+          const le = i < REQUEST_BUCKETS.length ? (REQUEST_BUCKETS[i] as number) : "+Inf";
+          values.push({ metricName: `${name}_bucket`, labels: { ...labels, le }, value: cumulative });
+        }
+        values.push({ metricName: `${name}_sum`, labels, value: h.sum });
+        values.push({ metricName: `${name}_count`, labels, value: h.count });
+      }
+      return { name, help, type: "histogram", aggregator: "sum", values };
+    };
+    return { name, help, type: "histogram", aggregator: "sum", get };
+  }
+}
 
 export class ServerMetrics implements RequestObserver {
   readonly registry = new Registry();
-  readonly #requests: Counter<"method" | "route" | "status">;
-  readonly #duration: Histogram<"method" | "route">;
+  readonly #requests = new RequestTallies();
   readonly #limited: Counter<"policy">;
   readonly #scans: Counter<"outcome">;
   readonly #scanDuration: Histogram<"outcome">;
   readonly #takeovers: Counter;
-  /** Bound label sets, by their values: a lookup per request instead of prom-client's label hashing. */
-  readonly #counted = new Map<string, Child>();
-  readonly #timed = new Map<string, { observe(v: number): void }>();
   #sources: MetricsSources | null = null;
 
   constructor() {
     const registers = [this.registry];
-    this.#requests = new Counter({
-      name: "unirank_http_requests_total",
-      help: "HTTP requests answered, by method, route template and status",
-      labelNames: ["method", "route", "status"],
-      registers,
-    });
-    this.#duration = new Histogram({
-      name: "unirank_http_request_duration_seconds",
-      help: "Time from a request's arrival to its response, by method and route template",
-      labelNames: ["method", "route"],
-      buckets: REQUEST_BUCKETS,
-      registers,
-    });
+    // Custom metric objects of prom-client's shape: the registry formats them like its own.
+    this.registry.registerMetric(
+      this.#requests.counter(
+        "unirank_http_requests_total",
+        "HTTP requests answered, by method, route template and status",
+      ) as never,
+    );
+    this.registry.registerMetric(
+      this.#requests.histogram(
+        "unirank_http_request_duration_seconds",
+        "Time from a request's arrival to its response, by method and route template",
+      ) as never,
+    );
     this.#limited = new Counter({
       name: "unirank_rate_limit_rejections_total",
       help: "Requests refused with 429 by a rate limit, by policy (per-ip, per-key)",
@@ -120,21 +216,7 @@ export class ServerMetrics implements RequestObserver {
   }
 
   observe(record: RequestRecord): void {
-    const route = record.route ?? "unmatched";
-    const key = `${record.method} ${record.status} ${route}`;
-    let counted = this.#counted.get(key);
-    if (counted === undefined) {
-      counted = this.#requests.labels(record.method, route, String(record.status));
-      this.#counted.set(key, counted);
-    }
-    counted.inc();
-    const timedKey = `${record.method} ${route}`;
-    let timed = this.#timed.get(timedKey);
-    if (timed === undefined) {
-      timed = this.#duration.labels(record.method, route);
-      this.#timed.set(timedKey, timed);
-    }
-    timed.observe(record.seconds);
+    this.#requests.record(record.method, record.route ?? "unmatched", record.status, record.seconds);
     if (record.rateLimited !== null) this.#limited.inc({ policy: record.rateLimited });
   }
 
