@@ -336,8 +336,8 @@ export class ServerMetrics implements RequestObserver {
         const s = await snapshot();
         if (!s?.backlog) return;
         for (const status of STATUSES) {
-          const at =
-            s.backlog[status].oldest === null ? null : parseTimestamp(s.backlog[status].oldest ?? "");
+          const oldest = s.backlog[status].oldest;
+          const at = oldest === null ? null : parseTimestamp(oldest);
           this.set({ status }, at ? Math.max(0, (s.now - at.getTime()) / 1000) : 0);
         }
       },
