@@ -41,7 +41,8 @@ const FLUSH_MS = 250;
  */
 export function createLogger(logDir?: string, options: LoggerOptions = {}): Logger {
   const level = options.level ?? "info";
-  const stderr = pino.destination({ dest: 2, sync: false });
+  // minLength 1: written at once all the same, and `flush` waits for writes under way (with 0 it does not).
+  const stderr = pino.destination({ dest: 2, sync: false, minLength: 1 });
   const streams: { level: LogLevel; stream: Destination }[] = [
     { level: options.quiet ? "error" : level, stream: stderr },
   ];
@@ -49,7 +50,7 @@ export function createLogger(logDir?: string, options: LoggerOptions = {}): Logg
   if (logDir) {
     try {
       mkdirSync(logDir, { recursive: true });
-      file = pino.destination({ dest: join(logDir, "unirank.log"), sync: false });
+      file = pino.destination({ dest: join(logDir, "unirank.log"), sync: false, minLength: 1 });
       // An unwritable file is reported by the health check, never thrown at a request.
       file.on("error", () => {});
       streams.push({ level, stream: file });
@@ -75,8 +76,16 @@ export function createLogger(logDir?: string, options: LoggerOptions = {}): Logg
   const flusher = setInterval(writeBatches, FLUSH_MS);
   flusher.unref();
   const isOpen = (d: Destination) => (d as unknown as { fd: number }).fd >= 0;
-  const ready = Promise.all(
-    destinations.map((d) => (isOpen(d) ? undefined : new Promise((r) => d.once("ready", r)))),
+  // Opened, or failed to open (an unwritable directory: the health check reports it).
+  const settled = Promise.all(
+    destinations.map((d) =>
+      isOpen(d)
+        ? undefined
+        : new Promise((r) => {
+            d.once("ready", r);
+            d.once("error", r);
+          }),
+    ),
   );
   const logger = pino(
     {
@@ -106,8 +115,10 @@ export function createLogger(logDir?: string, options: LoggerOptions = {}): Logg
     },
     async flush() {
       writeBatches();
-      await ready;
-      await Promise.all(destinations.map((d) => new Promise<void>((resolve) => d.flush(() => resolve()))));
+      await settled;
+      await Promise.all(
+        destinations.filter(isOpen).map((d) => new Promise<void>((resolve) => d.flush(() => resolve()))),
+      );
     },
     reopen() {
       if (file && isOpen(file)) file.reopen();
