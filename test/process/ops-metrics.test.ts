@@ -7,8 +7,9 @@ import pkg from "../../package.json" with { type: "json" };
 import { openSqlite } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { parseExposition } from "../support/prometheus-text.ts";
-import { page, routes, type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { page, routes, type ScanWeb, serveScanArgs, startScanWeb } from "../support/scan-web.ts";
 import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
+import { until } from "../support/until.ts";
 
 /**
  * `/metrics` of a real `unirank serve` (its own listener), parsed with a Prometheus text-format parser after a known
@@ -27,16 +28,6 @@ let metricsUrl: string;
 let key: { id: number; key: string };
 const received = { accepted: 0, refused: 0 };
 let receivers: ReturnType<typeof Bun.serve>[] = [];
-
-async function until<T>(what: string, f: () => Promise<T | undefined | false>, ms = 90_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(200);
-  }
-}
 
 const scrape = async () => await parseExposition(await (await fetch(metricsUrl)).text());
 
@@ -57,26 +48,18 @@ beforeAll(async () => {
       }),
     },
   ]);
-  receivers = [
+  /** A webhook receiver answering `status`, counting what it receives under `counter`. */
+  const receiver = (status: number, counter: keyof typeof received) =>
     Bun.serve({
       hostname: "127.0.0.1",
       port: 0,
       fetch: async (r) => {
         await r.text();
-        received.accepted++;
-        return new Response("ok");
+        received[counter]++;
+        return new Response(status === 200 ? "ok" : "no", { status });
       },
-    }),
-    Bun.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      fetch: async (r) => {
-        await r.text();
-        received.refused++;
-        return new Response("no", { status: 500 });
-      },
-    }),
-  ];
+    });
+  receivers = [receiver(200, "accepted"), receiver(500, "refused")];
 
   // Real universities (none of the demo), two receivers, and the claim of a server that died mid-scan.
   const opened = openSqlite(db);
@@ -156,29 +139,28 @@ beforeAll(async () => {
     "1h",
     "--probe-every",
     "0",
-    "--scan-resolver",
-    `${web.resolver.host}:${web.resolver.port}`,
-    "--scan-ports",
-    `${web.ports.http},${web.ports.https}`,
-    "--scan-ca-file",
-    web.caFile,
-    "--scan-allow-private-targets",
+    ...serveScanArgs(web),
   ]);
   metricsUrl = /"metrics":"([^"]+)"/.exec(serve.log())?.[1] ?? "";
   expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
   // The work in the background is done: three scans of this server's own, one takeover, every delivery tried.
   let seen = "";
-  await until("scans and deliveries", async () => {
-    const m = await scrape();
-    seen = `scans ${m.value("unirank_scans_total", { outcome: "completed" })}/${m.value("unirank_scans_total", { outcome: "failed" })}, received ${received.accepted}/${received.refused}\n${serve.log()}`;
-    return (
-      m.value("unirank_scans_total", { outcome: "completed" }) === 2 &&
-      m.value("unirank_scans_total", { outcome: "failed" }) === 1 &&
-      received.accepted === 2 &&
-      received.refused === 2 &&
-      m.value("unirank_webhook_attempts_total", { result: "retry" }) === 2
-    );
-  }).catch((e) => {
+  await until(
+    "scans and deliveries",
+    async () => {
+      const m = await scrape();
+      seen = `scans ${m.value("unirank_scans_total", { outcome: "completed" })}/${m.value("unirank_scans_total", { outcome: "failed" })}, received ${received.accepted}/${received.refused}\n${serve.log()}`;
+      return (
+        m.value("unirank_scans_total", { outcome: "completed" }) === 2 &&
+        m.value("unirank_scans_total", { outcome: "failed" }) === 1 &&
+        received.accepted === 2 &&
+        received.refused === 2 &&
+        m.value("unirank_webhook_attempts_total", { result: "retry" }) === 2
+      );
+    },
+    90_000,
+    200,
+  ).catch((e) => {
     throw new Error(`${(e as Error).message}: ${seen}`);
   });
 }, 180_000);

@@ -5,6 +5,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import { tempDir } from "../support/databases.ts";
 import { type ServeProcess, startServe } from "../support/serve-process.ts";
+import { until } from "../support/until.ts";
 
 /**
  * SIGTERM drains a real `unirank serve`: a request in flight (held on the write lock of the access-state file,
@@ -16,14 +17,6 @@ const dirs: string[] = [];
 afterAll(() => {
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
-
-async function until(what: string, f: () => boolean, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!f()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(20);
-  }
-}
 
 /** A served database, with a way to hold the write lock of its access-state file from outside. */
 async function server(args: string[] = []) {
@@ -77,7 +70,7 @@ describe("SIGTERM", () => {
     }));
     await Bun.sleep(300);
     serve.proc.kill("SIGTERM");
-    await until("the stopping line", () => serve.log().includes('"message":"unirank stopping"'));
+    await until("the stopping line", () => serve.log().includes('"message":"unirank stopping"'), 10_000, 20);
 
     // A new connection is refused; a request on a connection opened before the signal gets no answer.
     const after = await fetch(`${serve.url}/api/v1/stats`).then(

@@ -59,6 +59,19 @@ export interface ScanWeb {
   close(): Promise<void>;
 }
 
+/** The `serve` options that point its background scans at this web (`--scan-resolver`, `--scan-ports`, …). */
+export function serveScanArgs(web: ScanWeb): string[] {
+  return [
+    "--scan-resolver",
+    `${web.resolver.host}:${web.resolver.port}`,
+    "--scan-ports",
+    `${web.ports.http},${web.ports.https}`,
+    "--scan-ca-file",
+    web.caFile,
+    "--scan-allow-private-targets",
+  ];
+}
+
 /** Sends a page: status 200, `headers`, an HTML body. */
 export function page(res: Res, body: string, headers: Record<string, string> = {}, status = 200): void {
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers });
