@@ -79,7 +79,8 @@ async function inProcess() {
       anonymousLimit: 0,
       pruneIntervalMs: 0,
     });
-    const observer = observed ? observers([metrics, accessLog(log)]) : undefined;
+    const which = process.env.OBS ?? "both";
+    const observer = observed ? observers([which !== "log" ? metrics : null, which !== "metrics" ? accessLog(log) : null]) : undefined;
     return createApp({ ...ctx, access, observer });
   };
   let n = 0;

@@ -1,7 +1,10 @@
 import type { RequestObserver } from "./http/observer.ts";
 import type { Logger } from "./logger.ts";
 
-const text = (value: string | null | undefined) => (value == null ? "null" : JSON.stringify(value));
+/** Printable ASCII without `"` or `\`: a JSON string as it stands (methods, route templates, addresses, ids). */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/;
+const text = (value: string | null | undefined) =>
+  value == null ? "null" : PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
 
 /** The time of a line: made once per millisecond, shared by the lines of that millisecond. */
 let lastMs = 0;
