@@ -5,7 +5,8 @@
  * first) so the machine's drift falls on both. The figure is CPU time per request (user + system, every thread:
  * the log's writes too), which a shared machine's other load inflates far less than wall time.
  *
- *   bun bench/observability.ts DB [--iterations N] [--rounds R] [--only a,b]          in process (app.handle)
+ *   bun bench/observability.ts DB [--iterations N] [--rounds R] [--only a,b] [--observe metrics|log|both]
+ *                                                                                  in process (app.handle)
  *   bun bench/observability.ts DB --http [--iterations N] [--rounds R] [--only a,b]   two real `unirank serve`
  *
  * In process: the app as `serve` builds it (access guard, rate limit off) asked in a loop; CPU of this process.
@@ -39,6 +40,8 @@ const http = argv.includes("--http");
 const iterations = Number(value("iterations") ?? (http ? 10_000 : 1000));
 const rounds = Number(value("rounds") ?? (http ? 5 : 11));
 const only = value("only")?.split(",") ?? ["rankings", "university"];
+/** In process: which of the two "on" has (metrics, log or both). */
+const which = value("observe") ?? "both";
 const logDir = mkdtempSync(join(tmpdir(), "unirank-bench-logs-"));
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
@@ -79,8 +82,9 @@ async function inProcess() {
       anonymousLimit: 0,
       pruneIntervalMs: 0,
     });
-    const which = process.env.OBS ?? "both";
-    const observer = observed ? observers([which !== "log" ? metrics : null, which !== "metrics" ? accessLog(log) : null]) : undefined;
+    const observer = observed
+      ? observers([which !== "log" ? metrics : null, which !== "metrics" ? accessLog(log) : null])
+      : undefined;
     return createApp({ ...ctx, access, observer });
   };
   let n = 0;
@@ -164,7 +168,9 @@ async function overHttp() {
       );
       const out = await new Response(loader.stdout).text();
       await loader.exited;
-      const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as { status_codes?: Record<string, number> };
+      const result = JSON.parse(out.trim().split("\n").at(-1) ?? "{}") as {
+        status_codes?: Record<string, number>;
+      };
       const answered = result.status_codes?.["200"] ?? 0;
       if (answered < count) throw new Error(`${server.url}: ${answered} of ${count} answered 200 (${out})`);
       return (cpuOf(server.proc.pid) - before) / count;
