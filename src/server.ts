@@ -102,10 +102,12 @@ export async function startServer(
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
-    async fetch(request, srv) {
-      const a = app ?? (await ready.promise);
-      if (draining) return a.refuse(request, "The server is shutting down; try again shortly");
-      return a.fetch(request, srv);
+    fetch(request, srv) {
+      const answer = (a: UnirankApp) =>
+        draining
+          ? a.refuse(request, "The server is shutting down; try again shortly")
+          : a.fetch(request, srv);
+      return app ? answer(app) : ready.promise.then(answer);
     },
   });
   // Loaded on use: pino and prom-client are not part of other commands' start.
