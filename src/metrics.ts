@@ -68,7 +68,7 @@ interface Tally {
 /**
  * The request path's fast path for metrics: a count, a sum and a bucket per (method, route, status) kept as plain
  * numbers, one Map lookup per request, formatted by prom-client's registry when scraped. prom-client's own
- * labelled `inc`/`observe` hash their labels on every call, 2 µs a request (docs/performance.md).
+ * labelled `inc`/`observe` hash their labels on every call (the cost is in docs/performance.md).
  */
 class RequestTallies {
   readonly #byKey = new Map<string, Tally>();
