@@ -129,6 +129,7 @@ export {
   type ScanOutcome,
   ScanScheduler,
   type ScanTarget,
+  type SchedulerEvent,
   type SchedulerLog,
   type SchedulerOptions,
   type SchedulerState,
@@ -164,6 +165,7 @@ export {
   type Delivery,
   type DeliveryAttempt,
   deliveryAttempts,
+  deliveryBacklog,
   listDeliveries,
   redeliver,
 } from "./webhooks/deliveries.ts";
@@ -184,6 +186,11 @@ export {
   removeReceiver,
   setReceiverActive,
 } from "./webhooks/receivers.ts";
+export {
+  countDemoUniversities,
+  DEMO_DOMAIN_SUFFIXES,
+  removeDemoUniversities,
+} from "./write/demo-universities.ts";
 export { type IngestCounts, type IngestPolicy, IngestWriter } from "./write/ingest-writer.ts";
 export type { IngestRecord, ScanRecord, UniversityRecord } from "./write/records.ts";
 export { roundScore } from "./write/score-precision.ts";

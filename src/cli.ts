@@ -1,6 +1,7 @@
 #!/usr/bin/env bun
 import { Command } from "commander";
 import { registerAudit } from "./cli/audit.ts";
+import { registerDemo } from "./cli/demo.ts";
 import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
@@ -29,6 +30,7 @@ export function buildCli(): Command {
   registerImport(program);
   registerWebhooks(program);
   registerRegistry(program);
+  registerDemo(program);
   return program;
 }
 

@@ -18,6 +18,7 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import type { AdmissionFacts } from "./observer.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { ApiVersion } from "./route.ts";
 
@@ -59,7 +60,7 @@ export interface PeerSource {
 }
 
 /** One request's passage through access control. */
-export interface AccessGate {
+export interface AccessGate extends AdmissionFacts {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
   /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
@@ -73,6 +74,8 @@ export interface AccessGuard {
   readonly anonymousLimit: number;
   /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
   open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /** The client's address of any request: the peer, or `X-Forwarded-For` when the peer is a trusted proxy. */
+  clientIp(rc: RequestContext): string;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -166,6 +169,13 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
+  const clientIpOf = (rc: RequestContext): string =>
+    resolveClientIp(
+      rc.peer() ?? settings.peerAddress?.(rc.request),
+      rc.request.headers.get("x-forwarded-for"),
+      isTrusted,
+    );
+
   const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
     const request = rc.request;
     const headers: Record<string, string> = {};
@@ -173,17 +183,22 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     const started = performance.now();
     let keySupplied = false;
     let key: AuthenticatedKey | null = null;
+    let limited: string | null = null;
     let clientIp: string | null = null;
-    const peer = (): string | undefined => {
-      return rc.peer() ?? settings.peerAddress?.(request);
-    };
     const ipOf = () => {
-      clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
+      clientIp ??= clientIpOf(rc);
       return clientIp;
     };
 
     return {
       headers,
+      get keyId() {
+        return key?.id ?? null;
+      },
+      get rateLimited() {
+        return limited;
+      },
+      clientIp: ipOf,
       async admit() {
         const { keys: supplied, unusable } = suppliedKeys(request, rc.search);
         keySupplied = supplied.length > 0 || unusable !== null;
@@ -252,6 +267,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         const decision = await consumeRateLimit(stateDb, { client, limit, now });
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
+          limited = policy;
           headers["Retry-After"] = String(decision.retryAfter);
           throw new UnirankError(
             "RATE_LIMITED",
@@ -279,6 +295,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     anonymousLimit: Math.max(0, anonymousLimit),
     audit,
     open,
+    clientIp: clientIpOf,
     issueViewToken: () => viewTokens.issue(clock()),
     prune,
     async close() {

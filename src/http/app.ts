@@ -78,6 +78,8 @@ export interface UnirankApp {
   fetch(request: Request, server?: PeerSource | null): Promise<Response>;
   /** Every route, in the order OpenAPI lists them. */
   readonly routes: readonly RouteSpec[];
+  /** A 503 `UNAVAILABLE` in the shape of the request's API version, with `Connection: close` (a server draining). */
+  refuse(request: Request, message: string): Response;
 }
 
 /** The unirank HTTP app: v1, v2, health, docs and the explorer, with the cross-cutting rules of the contract. */
@@ -173,7 +175,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         status: payload.status ?? 200,
         cache: route.cache ?? "public",
         contentType: route.contentType,
-        headers: common(rc, gate?.headers),
+        headers: common(rc, route.headers ? { ...route.headers, ...gate?.headers } : gate?.headers),
         etag,
         etagSource,
       });
@@ -189,21 +191,48 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     const method = rc.request.method;
     if (found === null || (method !== "GET" && method !== "HEAD")) return unrouted(rc, found !== null);
     const { route, params } = found;
+    rc.route = route.path;
     // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
     const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route.version);
+    rc.gate = gate;
     const response = await respond(route, rc, params, gate);
     gate?.close(response);
     return response;
+  };
+
+  const observer = ctx.observer;
+  /** `run`, then the observer is told (only when there is one: no clock read otherwise). */
+  const answer = (rc: RequestContext): Promise<Response> => {
+    if (!observer) return run(rc);
+    const started = performance.now();
+    return run(rc).then((response) => {
+      const gate = rc.gate;
+      observer.observe({
+        method: rc.request.method,
+        route: rc.route,
+        status: response.status,
+        seconds: (performance.now() - started) / 1000,
+        requestId: rc.requestId,
+        keyId: gate?.keyId ?? null,
+        rateLimited: gate?.rateLimited ?? null,
+        clientIp: () => (gate ? gate.clientIp() : (ctx.access?.clientIp(rc) ?? rc.peer())),
+      });
+      return response;
+    });
   };
 
   return {
     routes,
     handle: (request, info) => {
       const ip = info?.clientIp;
-      return run(new RequestContext(request, ctx.clock, ip === undefined ? undefined : () => ip));
+      return answer(new RequestContext(request, ctx.clock, ip === undefined ? undefined : () => ip));
+    },
+    refuse: (request, message) => {
+      const rc = new RequestContext(request, ctx.clock);
+      return fail(rc, new UnirankError("UNAVAILABLE", message), { Connection: "close", "Retry-After": "5" });
     },
     fetch: (request, server) =>
-      run(
+      answer(
         new RequestContext(request, ctx.clock, () => {
           try {
             return server?.requestIP?.(request)?.address;

@@ -73,6 +73,7 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     "Content-Type": options.contentType ?? "application/json; charset=utf-8",
     "Cache-Control": options.cache === "public" ? "public, max-age=60" : "no-store",
     Vary: "Accept-Encoding",
+    "X-Content-Type-Options": "nosniff",
   };
   // UTF-8 once: hashed, measured and sent as these bytes (a string body would be encoded twice).
   const utf8 = Buffer.from(body);

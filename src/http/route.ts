@@ -42,6 +42,8 @@ export interface RouteSpec {
   raw?: boolean;
   /** A non-JSON raw route (docs page and assets): `data` is the body text, sent with this content type. */
   contentType?: string;
+  /** Headers of its own on every answer (the HTML pages' security headers). */
+  headers?: Record<string, string>;
   /**
    * Never answered from the response cache: the payload depends on the time of each request (export),
    * or needs no database at all (docs, which must not fail when storage does).
