@@ -151,7 +151,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     try {
       await gate?.admit();
       const inputs = parseInputs(route, rawParams, rc);
-      if (route.list && listRequest(route, rc.request, inputs.query, inputs.rawQuery, gate).csv) presentAs = "csv";
+      if (route.list && listRequest(route, rc.request, inputs.query, inputs.rawQuery, gate).csv)
+        presentAs = "csv";
       const input: HandlerInput = { ...inputs, request: rc.request, prefix, now: () => rc.now() };
       let payload: Payload;
       let body: string;
