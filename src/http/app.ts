@@ -17,7 +17,7 @@ import { CSV_CONTENT_TYPE } from "./csv/negotiate.ts";
 import { withDocs } from "./docs.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
-import { listRequest } from "./paging/list-request.ts";
+import { listRequest, querySchemaOf, withKeyedHint } from "./list-request.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
@@ -39,7 +39,7 @@ export function allRoutes(ctx: AppContext): RouteSpec[] {
 }
 
 /** Parses path and query together so `details` names every bad parameter at once. */
-function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext) {
+function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext, gate: AccessGate | undefined) {
   const details: ErrorDetail[] = [];
   const parse = (schema: RouteSpec["query"], raw: RawParams) => {
     if (!schema) return {};
@@ -53,9 +53,10 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext) {
   };
   const rawQuery = route.query ? parseQueryString(rc.search) : {};
   const params = parse(route.params, rawPath);
-  const query = parse(route.query, rawQuery);
+  const query = parse(querySchemaOf(route, gate), rawQuery);
   if (details.length > 0) {
-    throw new UnirankError("INVALID_PARAMETER", details.map((d) => d.message).join("; "), details);
+    const named = withKeyedHint(route, details, gate);
+    throw new UnirankError("INVALID_PARAMETER", named.map((d) => d.message).join("; "), named);
   }
   return { params, query, rawQuery };
 }
@@ -150,9 +151,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     };
     try {
       await gate?.admit();
-      const inputs = parseInputs(route, rawParams, rc);
-      if (route.list && listRequest(route, rc.request, inputs.query, inputs.rawQuery, gate).csv)
-        presentAs = "csv";
+      const inputs = parseInputs(route, rawParams, rc, gate);
+      if (route.list && listRequest(rc.request, inputs.query, inputs.rawQuery).csv) presentAs = "csv";
       const input: HandlerInput = { ...inputs, request: rc.request, prefix, now: () => rc.now() };
       let payload: Payload;
       let body: string;

@@ -15,8 +15,8 @@ import { walkScanHistory } from "../../lib/queries/scan-history.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import { csvList, cursorList, cursorMeta } from "./paging/list-params.ts";
-import { walkPayload } from "./paging/walk-payload.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
+import { walkPayload } from "./walk-payload.ts";
 
 type V2Route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
   r: Omit<RouteDefinition<P, Q>, "version" | "tags">,

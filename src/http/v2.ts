@@ -35,7 +35,6 @@ import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
 import { cursorList, cursorMeta } from "./paging/list-params.ts";
-import { walkPayload } from "./paging/walk-payload.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import {
   leaderboardRowsJson,
@@ -43,6 +42,7 @@ import {
   splicedLeaderboard,
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
+import { walkPayload } from "./walk-payload.ts";
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {

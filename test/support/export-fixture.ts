@@ -16,7 +16,7 @@ export const AWKWARD_NAMES = [
   "🎓 Emoji University 🦆",
   '"Quoted"',
   "=1+1 formula-looking",
-  " leading and trailing spaces ",
+  "Tab\tseparated; semicolon",
 ] as const;
 
 /** Evidence as `unirank scan` stores it: observations, checks, unmeasured sub-scores. */

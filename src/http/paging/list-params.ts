@@ -11,9 +11,15 @@ export const KEYED_MAX_LIMIT = 1000;
 
 /** What the pipeline needs to know of a list route. */
 export interface ListSpec {
-  /** The largest `limit` of an anonymous request; absent: the schema's maximum for everyone. */
-  anonymousLimit?: number;
+  /**
+   * The query schema of requests made without an API key, whose `limit` stops lower than the route's own `query`
+   * (which OpenAPI shows); absent: `query` for everyone.
+   */
+  anonymousQuery?: TObject;
 }
+
+/** The hint an anonymous request's out-of-range `limit` gets. */
+export const KEYED_LIMIT_HINT = ` (up to ${KEYED_MAX_LIMIT} with an API key)`;
 
 export const FormatParam = StringEnum(["json", "csv"] as const, {
   description:
@@ -40,27 +46,23 @@ export function csvList<P extends TProperties>(base: TObject<P>) {
 
 /**
  * A v2 list a walk can page through: its parameters with `cursor`, `format`, and a `limit` of up to `anonymous`
- * rows for anonymous requests and `KEYED_MAX_LIMIT` with an API key.
+ * rows for requests without an API key and `KEYED_MAX_LIMIT` with one.
  */
 export function cursorList<P extends TProperties>(
   base: TObject<P>,
   limit: { default: number; anonymous: number },
 ) {
-  return {
-    query: Type.Object({
+  const description = `Entries per page, 1 to ${limit.anonymous}; up to ${KEYED_MAX_LIMIT} with an API key`;
+  const withLimit = (maximum: number) =>
+    Type.Object({
       ...base.properties,
-      limit: Type.Optional(
-        Type.Integer({
-          minimum: 1,
-          maximum: KEYED_MAX_LIMIT,
-          default: limit.default,
-          description: `Entries per page, 1 to ${limit.anonymous}; up to ${KEYED_MAX_LIMIT} with an API key`,
-        }),
-      ),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum, default: limit.default, description })),
       cursor: Type.Optional(CursorParam),
       format: Type.Optional(FormatParam),
-    }),
-    list: { anonymousLimit: limit.anonymous } as ListSpec,
+    });
+  return {
+    query: withLimit(KEYED_MAX_LIMIT),
+    list: { anonymousQuery: withLimit(limit.anonymous) } as ListSpec,
   };
 }
 

@@ -1,6 +1,6 @@
-import type { WalkPage, WalkStep } from "../../../lib/queries/walk.ts";
-import type { Payload } from "../route.ts";
-import { decodeCursor, encodeCursor } from "./cursor.ts";
+import type { WalkPage, WalkStep } from "../../lib/queries/walk.ts";
+import { decodeCursor, encodeCursor } from "./paging/cursor.ts";
+import type { Payload } from "./route.ts";
 
 export interface WalkRequest<R> {
   /** The route's operation id: a cursor is good for the list of one operation only. */
