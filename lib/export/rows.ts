@@ -64,7 +64,7 @@ function scope(selection: ExportSelection) {
   if (selection.countries?.length)
     parts.push(sql`universities.country in (${sql.join(selection.countries)})`);
   if (selection.domains?.length) parts.push(sql`universities.domain in (${sql.join(selection.domains)})`);
-  return parts.length === 0 ? sql<boolean>`1 = 1` : sql<boolean>`${sql.join(parts, sql` and `)}`;
+  return parts.length === 0 ? sql<boolean>`1 = 1` : sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
 /** The selected universities, by id. */

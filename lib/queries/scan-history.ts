@@ -82,7 +82,7 @@ export async function walkScanHistory(
   let rows = completed.select(["id", "completed_at", ...HISTORY_SCORES]);
   if (from) {
     const [at, id] = from.after as [string, number];
-    rows = rows.where(sql<boolean>`completed_at > ${at} or (completed_at = ${at} and id > ${id})`);
+    rows = rows.where(sql<boolean>`(completed_at > ${at} or (completed_at = ${at} and id > ${id}))`);
   }
   const [found, total] = await Promise.all([
     rows

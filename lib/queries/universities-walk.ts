@@ -44,7 +44,7 @@ async function positionAfter(db: DB, after: readonly (string | number)[]): Promi
   const { n } = await db
     .selectFrom("universities")
     .select(countAll.as("n"))
-    .where(sql<boolean>`name < ${name} or (name = ${name} and id <= ${id})`)
+    .where(sql<boolean>`(name < ${name} or (name = ${name} and id <= ${id}))`)
     .executeTakeFirstOrThrow();
   return toNumber(n);
 }
