@@ -1,6 +1,6 @@
 import type { ScanRow } from "./rows.ts";
 
-/** One check of a scan's evidence, in the columns of `CHECK_COLUMNS`. */
+/** One check of a scan's evidence, in the columns of `EXPORT_CHECK_COLUMNS`. */
 export interface CheckRow {
   scan_id: number;
   university_id: number;

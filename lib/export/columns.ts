@@ -35,7 +35,7 @@ const NAME = col("name", "text", false, "The university's name");
 const COUNTRY = col("country", "text", false, "ISO 3166-1 alpha-2 country code, upper case");
 
 /** `csv`: one row per university, with its latest completed scan (empty when it has none). */
-export const UNIVERSITY_COLUMNS: readonly ExportColumn[] = [
+export const EXPORT_UNIVERSITY_COLUMNS: readonly ExportColumn[] = [
   UNIVERSITY_ID,
   DOMAIN,
   NAME,
@@ -48,7 +48,7 @@ export const UNIVERSITY_COLUMNS: readonly ExportColumn[] = [
 ];
 
 /** `scans-csv` and `parquet`: one row per scan of any status, with its scores. */
-export const SCAN_COLUMNS: readonly ExportColumn[] = [
+export const EXPORT_SCAN_COLUMNS: readonly ExportColumn[] = [
   col("scan_id", "integer", false, "The scan's id in the source database"),
   UNIVERSITY_ID,
   DOMAIN,
@@ -62,7 +62,7 @@ export const SCAN_COLUMNS: readonly ExportColumn[] = [
 ];
 
 /** `checks-csv`: one row per check of a scan's stored evidence (scans without evidence have none). */
-export const CHECK_COLUMNS: readonly ExportColumn[] = [
+export const EXPORT_CHECK_COLUMNS: readonly ExportColumn[] = [
   col("scan_id", "integer", false, "The scan the check belongs to"),
   UNIVERSITY_ID,
   DOMAIN,

@@ -21,6 +21,15 @@ import { parseSince } from "./audit.ts";
 import { DB_OPTION_HELP } from "./options.ts";
 
 const n = (x: number) => x.toLocaleString("en-US");
+const count = (x: number, what: string) => `${n(x)} ${what}${x === 1 ? "" : "s"}`;
+
+/** What an export wrote, in the words of its format. */
+function written(format: ExportFormat, c: ExportCounts): string {
+  if (format === "csv") return count(c.universities, "university").replace("universitys", "universities");
+  if (format === "scans-csv" || format === "parquet") return count(c.scans, "scan");
+  if (format === "checks-csv") return `${count(c.rows, "check")} of ${count(c.scans, "scan")}`;
+  return `${count(c.universities, "university").replace("universitys", "universities")} and ${count(c.scans, "scan")}`;
+}
 const list = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(",")).filter(Boolean);
 
 interface ExportOpts {
@@ -103,7 +112,7 @@ export function registerExport(program: Command): void {
         const s = await runExport(opened.db, { format, path: file, selection, version: VERSION, counts });
         const rate = Math.round(s.rows / Math.max(s.seconds, 0.001));
         process.stderr.write(
-          `exported ${n(s.universities)} universities and ${n(s.scans)} scans (${n(s.rows)} rows, ${format}) to ${file} in ${s.seconds.toFixed(1)} s (${n(rate)} rows/s); data generation ${s.generation}, unirank ${VERSION}\n`,
+          `exported ${written(format, s)} (${n(s.rows)} rows, ${format}) to ${file} in ${s.seconds.toFixed(1)} s (${n(rate)} rows/s); data generation ${s.generation}, unirank ${VERSION}\n`,
         );
       } finally {
         clearInterval(ticker);

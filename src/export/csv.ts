@@ -1,10 +1,10 @@
 import { type CheckRow, checksOf } from "../../lib/export/checks.ts";
 import {
-  CHECK_COLUMNS,
   columnNames,
+  EXPORT_CHECK_COLUMNS,
+  EXPORT_SCAN_COLUMNS,
+  EXPORT_UNIVERSITY_COLUMNS,
   type ExportColumn,
-  SCAN_COLUMNS,
-  UNIVERSITY_COLUMNS,
 } from "../../lib/export/columns.ts";
 import { type ExportSelection, latestBatches, scanBatches } from "../../lib/export/rows.ts";
 import type { DB } from "../../lib/index.ts";
@@ -21,15 +21,15 @@ function cells(columns: readonly ExportColumn[], idColumn: string) {
 
 const header = (columns: readonly ExportColumn[]) => csvRows([columnNames(columns)]);
 
-/** `csv`: one row per selected university with its latest completed scan (`UNIVERSITY_COLUMNS`). */
+/** `csv`: one row per selected university with its latest completed scan (`EXPORT_UNIVERSITY_COLUMNS`). */
 export async function writeUniversitiesCsv(
   db: DB,
   selection: ExportSelection,
   out: ExportOutput,
   counts: ExportCounts,
 ): Promise<void> {
-  const row = cells(UNIVERSITY_COLUMNS, "university_id");
-  await out.write(header(UNIVERSITY_COLUMNS));
+  const row = cells(EXPORT_UNIVERSITY_COLUMNS, "university_id");
+  await out.write(header(EXPORT_UNIVERSITY_COLUMNS));
   for await (const batch of latestBatches(db, selection)) {
     await out.write(csvRows(batch.map(row)));
     counts.universities += batch.length;
@@ -37,15 +37,15 @@ export async function writeUniversitiesCsv(
   }
 }
 
-/** `scans-csv`: one row per selected scan (`SCAN_COLUMNS`). */
+/** `scans-csv`: one row per selected scan (`EXPORT_SCAN_COLUMNS`). */
 export async function writeScansCsv(
   db: DB,
   selection: ExportSelection,
   out: ExportOutput,
   counts: ExportCounts,
 ): Promise<void> {
-  const row = cells(SCAN_COLUMNS, "scan_id");
-  await out.write(header(SCAN_COLUMNS));
+  const row = cells(EXPORT_SCAN_COLUMNS, "scan_id");
+  await out.write(header(EXPORT_SCAN_COLUMNS));
   for await (const batch of scanBatches(db, selection)) {
     await out.write(csvRows(batch.map(row)));
     counts.scans += batch.length;
@@ -53,15 +53,15 @@ export async function writeScansCsv(
   }
 }
 
-/** `checks-csv`: one row per check of each selected scan's evidence (`CHECK_COLUMNS`). */
+/** `checks-csv`: one row per check of each selected scan's evidence (`EXPORT_CHECK_COLUMNS`). */
 export async function writeChecksCsv(
   db: DB,
   selection: ExportSelection,
   out: ExportOutput,
   counts: ExportCounts,
 ): Promise<void> {
-  const names = columnNames(CHECK_COLUMNS) as (keyof CheckRow)[];
-  await out.write(header(CHECK_COLUMNS));
+  const names = columnNames(EXPORT_CHECK_COLUMNS) as (keyof CheckRow)[];
+  await out.write(header(EXPORT_CHECK_COLUMNS));
   for await (const batch of scanBatches(db, selection, { evidence: true, size: 250 })) {
     const rows = batch.flatMap(checksOf).map((c) => names.map((n) => c[n]));
     if (rows.length > 0) await out.write(csvRows(rows));

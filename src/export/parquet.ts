@@ -1,5 +1,5 @@
 import { ByteWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer";
-import { type ColumnType, columnNames, SCAN_COLUMNS } from "../../lib/export/columns.ts";
+import { type ColumnType, columnNames, EXPORT_SCAN_COLUMNS } from "../../lib/export/columns.ts";
 import { type ExportSelection, type ScanRow, scanBatches } from "../../lib/export/rows.ts";
 import type { DB } from "../../lib/index.ts";
 import type { ExportOutput } from "./output.ts";
@@ -37,7 +37,7 @@ class OutputWriter extends ByteWriter {
 }
 
 /**
- * `parquet`: the rows of `scans-csv` (`SCAN_COLUMNS`) as a Parquet file written by hyparquet-writer, in row groups
+ * `parquet`: the rows of `scans-csv` (`EXPORT_SCAN_COLUMNS`) as a Parquet file written by hyparquet-writer, in row groups
  * of `ROWS_PER_GROUP`, each written out as soon as it is encoded: memory holds one row group whatever the size.
  * Snappy-compressed column chunks; `facts` are the file's key-value metadata.
  */
@@ -48,10 +48,10 @@ export async function writeParquet(
   counts: ExportCounts,
   facts: Record<string, string>,
 ): Promise<void> {
-  const names = columnNames(SCAN_COLUMNS);
+  const names = columnNames(EXPORT_SCAN_COLUMNS);
   const schema: SchemaElement[] = [
-    { name: "root", num_children: SCAN_COLUMNS.length },
-    ...SCAN_COLUMNS.map((c) => ({
+    { name: "root", num_children: EXPORT_SCAN_COLUMNS.length },
+    ...EXPORT_SCAN_COLUMNS.map((c) => ({
       name: c.name,
       ...TYPES[c.type],
       repetition_type: c.nullable ? ("OPTIONAL" as const) : ("REQUIRED" as const),
@@ -63,7 +63,7 @@ export async function writeParquet(
     kvMetadata: Object.entries(facts).map(([key, value]) => ({ key, value })),
     createdBy: `unirank ${facts.unirank_version ?? ""}`.trim(),
   });
-  const convert = SCAN_COLUMNS.map((c) =>
+  const convert = EXPORT_SCAN_COLUMNS.map((c) =>
     c.name === "scan_id"
       ? (row: ScanRow) => row.id
       : c.type === "timestamp"
