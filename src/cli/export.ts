@@ -109,7 +109,14 @@ export function registerExport(program: Command): void {
       process.on("SIGTERM", onSignal);
       try {
         await migrate(opened.db);
-        const s = await runExport(opened.db, { format, path: file, selection, version: VERSION, counts });
+        let s: Awaited<ReturnType<typeof runExport>>;
+        try {
+          s = await runExport(opened.db, { format, path: file, selection, version: VERSION, counts });
+        } catch (e) {
+          // The reader of standard output closed it (`| head`): it has what it wanted.
+          if ((e as { code?: string }).code === "EPIPE" && file === STDOUT) return;
+          throw e;
+        }
         const rate = Math.round(s.rows / Math.max(s.seconds, 0.001));
         process.stderr.write(
           `exported ${written(format, s)} (${n(s.rows)} rows, ${format}) to ${file} in ${s.seconds.toFixed(1)} s (${n(rate)} rows/s); data generation ${s.generation}, unirank ${VERSION}\n`,
