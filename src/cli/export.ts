@@ -15,7 +15,7 @@ import {
   runExport,
 } from "../export/run-export.ts";
 import type { ExportCounts } from "../export/stream-format.ts";
-import { startMemorySteward } from "../memory-steward.ts";
+import { collectGarbage, startMemorySteward } from "../memory-steward.ts";
 import { VERSION } from "../version.ts";
 import { parseSince } from "./audit.ts";
 import { DB_OPTION_HELP } from "./options.ts";
@@ -111,7 +111,14 @@ export function registerExport(program: Command): void {
         await migrate(opened.db);
         let s: Awaited<ReturnType<typeof runExport>>;
         try {
-          s = await runExport(opened.db, { format, path: file, selection, version: VERSION, counts });
+          s = await runExport(opened.db, {
+            format,
+            path: file,
+            selection,
+            version: VERSION,
+            counts,
+            collect: collectGarbage,
+          });
         } catch (e) {
           // The reader of standard output closed it (`| head`): it has what it wanted.
           if ((e as { code?: string }).code === "EPIPE" && file === STDOUT) return;

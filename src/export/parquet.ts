@@ -6,7 +6,7 @@ import type { ExportOutput } from "./output.ts";
 import type { ExportCounts } from "./stream-format.ts";
 
 /** Rows per row group: what is held in memory as columns (and as encoded bytes) before it is written out. */
-const ROWS_PER_GROUP = 20_000;
+const ROWS_PER_GROUP = 10_000;
 
 const TYPES: Record<ColumnType, Omit<SchemaElement, "name">> = {
   integer: { type: "INT32" },

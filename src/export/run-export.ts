@@ -5,7 +5,7 @@ import type { Clock, DB } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { writeChecksCsv, writeScansCsv, writeUniversitiesCsv } from "./csv.ts";
 import { writeNdjson } from "./ndjson.ts";
-import { isGzipName, openOutput, STDOUT } from "./output.ts";
+import { type ExportOutput, isGzipName, openOutput, STDOUT } from "./output.ts";
 import { writeParquet } from "./parquet.ts";
 import { writeSqliteSnapshot } from "./sqlite.ts";
 import type { ExportCounts, StreamFormat } from "./stream-format.ts";
@@ -31,6 +31,22 @@ export function formatOfPath(path: string): ExportFormat | null {
   return null;
 }
 
+/**
+ * Rows between full collections of garbage: an export makes garbage faster than the runtime collects it by
+ * itself, and the resident size would follow it (docs/performance.md).
+ */
+const ROWS_PER_COLLECTION = 10_000;
+
+/** Calls `collect` whenever another `ROWS_PER_COLLECTION` rows have been counted since the last call. */
+function collector(counts: ExportCounts, collect: () => void): () => void {
+  let at = 0;
+  return () => {
+    if (counts.rows - at < ROWS_PER_COLLECTION) return;
+    at = counts.rows;
+    collect();
+  };
+}
+
 export interface ExportOptions {
   format: ExportFormat;
   /** A file, or `-` for standard output; `.gz` gzips the text formats. */
@@ -41,6 +57,8 @@ export interface ExportOptions {
   clock?: Clock;
   /** Counts kept up to date while the export runs (a caller may read them for progress). */
   counts?: ExportCounts;
+  /** A full garbage collection (the CLI's `collectGarbage`), run every `ROWS_PER_COLLECTION` rows. */
+  collect?: () => void;
 }
 
 export interface ExportSummary extends ExportCounts {
@@ -82,14 +100,28 @@ export async function runExport(db: DB, options: ExportOptions): Promise<ExportS
     };
   };
   let bytes = 0;
+  const maybeCollect = collector(counts, options.collect ?? (() => {}));
   if (format === "sqlite") {
     await writeSqliteSnapshot(db, path, selection, factsOf, (c) => {
       counts.universities = c.universities;
       counts.scans = c.scans;
       counts.rows = c.universities + c.scans;
+      maybeCollect();
     });
   } else {
-    const out = openOutput(path);
+    const file = openOutput(path);
+    // Every write follows a batch (a row group for Parquet): the place to collect the batch's garbage.
+    const out: ExportOutput = {
+      write: async (chunk) => {
+        await file.write(chunk);
+        maybeCollect();
+      },
+      close: () => file.close(),
+      abort: () => file.abort(),
+      get bytes() {
+        return file.bytes;
+      },
+    };
     try {
       await inReadSnapshot(db, async (snapshot) => {
         await STREAMS[format](snapshot, selection, out, counts, await factsOf(snapshot));

@@ -25,7 +25,7 @@ export async function writeSqliteSnapshot(
     for (const suffix of ["", "-wal", "-shm"]) rmSync(`${temporary}${suffix}`, { force: true });
   };
   remove();
-  const target = openSqlite(temporary, { cacheMb: 32, tempStore: "memory" });
+  const target = openSqlite(temporary);
   try {
     await migrate(target.db);
     const counts = await inReadSnapshot(source, async (snapshot) =>
