@@ -67,28 +67,41 @@ function scope(selection: ExportSelection) {
   return parts.length === 0 ? sql<boolean>`1 = 1` : sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
+/**
+ * Batches of `read(after)` (rows with ids above `after`, ascending, at most `size`), from the start until a batch
+ * comes short.
+ */
+async function* byKeyset<R extends { id: number }>(
+  size: number,
+  read: (after: number) => Promise<R[]>,
+): AsyncGenerator<R[]> {
+  for (let after = 0; ; ) {
+    const batch = await read(after);
+    if (batch.length === 0) return;
+    yield batch;
+    if (batch.length < size) return;
+    after = batch[batch.length - 1]!.id;
+  }
+}
+
 /** The selected universities, by id. */
 export async function* universityBatches(
   db: DB,
   selection: ExportSelection = {},
   size = DEFAULT_BATCH,
 ): AsyncGenerator<UniversityRow[]> {
-  let after = 0;
-  for (;;) {
-    const rows = await db
-      .selectFrom("universities")
-      .select(["id", "domain", "name", "country", "created_at", "search_text"])
-      .where("universities.id", ">", after)
-      .where(scope(selection))
-      .orderBy("universities.id")
-      .limit(size)
-      .execute();
-    if (rows.length === 0) return;
-    const batch = rows.map((r) => ({ ...r, id: Number(r.id) }));
-    yield batch;
-    if (rows.length < size) return;
-    after = batch[batch.length - 1]!.id;
-  }
+  yield* byKeyset(size, async (after) =>
+    (
+      await db
+        .selectFrom("universities")
+        .select(["id", "domain", "name", "country", "created_at", "search_text"])
+        .where("universities.id", ">", after)
+        .where(scope(selection))
+        .orderBy("universities.id")
+        .limit(size)
+        .execute()
+    ).map((r) => ({ ...r, id: Number(r.id) })),
+  );
 }
 
 /** The selected scans of any status, by id, with their university's domain, name and country (and evidence). */
@@ -98,8 +111,7 @@ export async function* scanBatches(
   options: { evidence?: boolean; size?: number } = {},
 ): AsyncGenerator<ScanRow[]> {
   const size = options.size ?? DEFAULT_BATCH;
-  let after = 0;
-  for (;;) {
+  yield* byKeyset(size, async (after) => {
     let q = db
       .selectFrom("scans")
       .innerJoin("universities", "universities.id", "scans.university_id")
@@ -129,8 +141,7 @@ export async function* scanBatches(
       ) as unknown as typeof q;
     }
     const rows = (await q.orderBy("scans.id").limit(size).execute()) as Record<string, unknown>[];
-    if (rows.length === 0) return;
-    const batch = rows.map((r) => {
+    return rows.map((r) => {
       const out: Record<string, unknown> = {
         id: Number(r.id),
         university_id: Number(r.university_id),
@@ -146,10 +157,7 @@ export async function* scanBatches(
       if (options.evidence) out.evidence = r.evidence ?? null;
       return out as ScanRow;
     });
-    yield batch;
-    if (rows.length < size) return;
-    after = batch[batch.length - 1]!.id;
-  }
+  });
 }
 
 /** The selected universities, by id, each with its latest completed scan's every score (null without one). */
@@ -158,8 +166,7 @@ export async function* latestBatches(
   selection: ExportSelection = {},
   size = DEFAULT_BATCH,
 ): AsyncGenerator<LatestRow[]> {
-  let after = 0;
-  for (;;) {
+  yield* byKeyset(size, async (after) => {
     let q = db
       .selectFrom("universities")
       .leftJoin("latest_scans", "latest_scans.university_id", "universities.id")
@@ -179,8 +186,7 @@ export async function* latestBatches(
       .where(scope(selection));
     if (selection.since !== undefined) q = q.where("latest_scans.completed_at", ">=", selection.since);
     const rows = (await q.orderBy("universities.id").limit(size).execute()) as Record<string, unknown>[];
-    if (rows.length === 0) return;
-    const batch = rows.map((r) => {
+    return rows.map((r) => {
       const out: Record<string, unknown> = {
         id: Number(r.id),
         domain: r.domain,
@@ -194,8 +200,5 @@ export async function* latestBatches(
       scoresOf(r, out);
       return out as LatestRow;
     });
-    yield batch;
-    if (rows.length < size) return;
-    after = batch[batch.length - 1]!.id;
-  }
+  });
 }

@@ -32,14 +32,15 @@ export async function walkRanking(
   from: WalkStep | null,
   limit: number,
 ): Promise<WalkPage<RankedRow>> {
-  const key = rankingKey(q.score, q.country);
-  let ranking = pins.find(db, from, key);
-  let position: number;
-  if (ranking && from) position = from.offset;
-  else {
-    ranking = await rankingOf(db, q.score, q.country);
-    position = from ? positionAfter(ranking, from.after) : 0;
-  }
+  const resumed = await pins.resume(
+    db,
+    from,
+    rankingKey(q.score, q.country),
+    () => rankingOf(db, q.score, q.country),
+    positionAfter,
+  );
+  const ranking = resumed.order;
+  let position = resumed.offset;
   const [start, end] = windowOf(ranking, q.min, q.max);
   position = Math.min(Math.max(position, start), end);
   const stop = Math.min(end, position + limit);

@@ -43,21 +43,21 @@ export async function walkRegressions(
   limit: number,
 ): Promise<WalkPage<Regression>> {
   const key = `${q.category}\u0000${q.threshold}\u0000${q.since}`;
-  let order = pins.find(db, from, key);
-  let offset = 0;
-  if (order && from) offset = from.offset;
-  else {
-    order = await currentOrder(db, q, key);
-    if (from) {
-      const [drop, id] = from.after as [number, number];
-      const o = order;
-      offset = lowerBound(o.ids.length, (i) => {
+  const resumed = await pins.resume(
+    db,
+    from,
+    key,
+    () => currentOrder(db, q, key),
+    (o, after) => {
+      const [drop, id] = after as [number, number];
+      return lowerBound(o.ids.length, (i) => {
         const d = o.drops[i] as number;
         return d > drop || (d === drop && (o.ids[i] as number) <= id);
       });
-    }
-  }
-  offset = Math.min(offset, order.ids.length);
+    },
+  );
+  const order = resumed.order;
+  const offset = Math.min(resumed.offset, order.ids.length);
   const stop = Math.min(order.ids.length, offset + limit);
   const data = await regressionRows(
     db,

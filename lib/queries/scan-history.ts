@@ -26,6 +26,16 @@ export const ScanHistorySchema = Type.Array(
   }),
 );
 
+/** The completed scans of a university, to select from; 404 when the university does not exist. */
+async function completedScansOf(db: DB, universityId: number) {
+  await findUniversity(db, universityId);
+  return db
+    .selectFrom("scans")
+    .where("university_id", "=", universityId)
+    .where("status", "=", "completed")
+    .where("completed_at", "is not", null);
+}
+
 function historyEntry(row: Record<string, unknown>): ScanHistoryEntry {
   const entry = { id: Number(row.id), completed_at: String(row.completed_at) } as ScanHistoryEntry;
   for (const name of HISTORY_SCORES) {
@@ -42,12 +52,7 @@ function historyEntry(row: Record<string, unknown>): ScanHistoryEntry {
 export async function scanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
   const page = input.page ?? 1;
   const limit = input.limit ?? 100;
-  await findUniversity(db, universityId);
-  const completed = db
-    .selectFrom("scans")
-    .where("university_id", "=", universityId)
-    .where("status", "=", "completed")
-    .where("completed_at", "is not", null);
+  const completed = await completedScansOf(db, universityId);
   const [rows, total] = await Promise.all([
     completed
       .select(["id", "completed_at", ...HISTORY_SCORES])
@@ -73,12 +78,7 @@ export async function walkScanHistory(
   from: WalkStep | null,
   limit: number,
 ): Promise<WalkPage<ScanHistoryEntry>> {
-  await findUniversity(db, universityId);
-  const completed = db
-    .selectFrom("scans")
-    .where("university_id", "=", universityId)
-    .where("status", "=", "completed")
-    .where("completed_at", "is not", null);
+  const completed = await completedScansOf(db, universityId);
   let rows = completed.select(["id", "completed_at", ...HISTORY_SCORES]);
   if (from) {
     const [at, id] = from.after as [string, number];

@@ -60,18 +60,19 @@ export async function walkUniversities(
   limit: number,
 ): Promise<WalkPage<University>> {
   const key = JSON.stringify([q.search ?? null, q.country?.toUpperCase() ?? null]);
-  let order = pins.find(db, from, key);
-  let offset = 0;
-  if (order && from) offset = from.offset;
-  else {
-    order = await currentOrder(db, q, key);
-    if (from) {
-      const p = await positionAfter(db, from.after);
+  const resumed = await pins.resume(
+    db,
+    from,
+    key,
+    () => currentOrder(db, q, key),
+    async (order, after) => {
+      const p = await positionAfter(db, after);
       const positions = order.positions;
-      offset = positions === null ? p : lowerBound(positions.length, (i) => (positions[i] as number) < p);
-    }
-  }
-  offset = Math.min(offset, order.ids.length);
+      return positions === null ? p : lowerBound(positions.length, (i) => (positions[i] as number) < p);
+    },
+  );
+  const order = resumed.order;
+  const offset = Math.min(resumed.offset, order.ids.length);
   const stop = Math.min(order.ids.length, offset + limit);
   const data = await universitiesByIds(db, Array.from(order.ids.subarray(offset, stop)));
   const last = data[data.length - 1];

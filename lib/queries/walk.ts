@@ -1,4 +1,5 @@
 import { snapshotPins } from "../db/snapshot-pins.ts";
+import type { DB } from "../schema/database.ts";
 
 /**
  * Walking a whole list page by page (cursor paging). A walk reads the list as it stood when the walk began: the
@@ -34,11 +35,21 @@ export function walkPins<V extends { key: string }>(weight: (value: V) => number
   const pins = snapshotPins<V>({ weight, maxWeight: PIN_MAX_BYTES, idleMs: PIN_IDLE_MS });
   return {
     pin: pins.pin,
-    /** The pinned value of `from` when it is still held and answers `key`. */
-    find(db: Parameters<typeof pins.get>[0], from: WalkStep | null, key: string): V | undefined {
-      if (from?.snapshot == null) return undefined;
-      const value = pins.get(db, from.snapshot);
-      return value?.key === key ? value : undefined;
+    /**
+     * Where a walk goes on: the order `from` pinned, at its offset, while this process holds it (and it answers
+     * `key`); else the current order (`current`) after `from`'s last row (`positionAfter`), or at its start.
+     */
+    async resume(
+      db: DB,
+      from: WalkStep | null,
+      key: string,
+      current: () => Promise<V>,
+      positionAfter: (order: V, after: readonly (string | number)[]) => number | Promise<number>,
+    ): Promise<{ order: V; offset: number }> {
+      const held = from?.snapshot == null ? undefined : pins.get(db, from.snapshot);
+      if (from && held?.key === key) return { order: held, offset: from.offset };
+      const order = await current();
+      return { order, offset: from ? await positionAfter(order, from.after) : 0 };
     },
   };
 }

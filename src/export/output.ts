@@ -48,22 +48,23 @@ function finished(stream: Writable): Promise<void> {
   });
 }
 
-export function openOutput(path: string): ExportOutput {
+/** An output writing to `stream`, counting bytes, waiting for it to drain. */
+function streamOutput(stream: Writable, ends: Pick<ExportOutput, "close" | "abort">): ExportOutput {
   let bytes = 0;
-  if (path === STDOUT) {
-    const out = process.stdout;
-    return {
-      get bytes() {
-        return bytes;
-      },
-      async write(chunk) {
-        bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
-        if (!out.write(chunk)) await drained(out);
-      },
-      async close() {},
-      async abort() {},
-    };
-  }
+  return {
+    get bytes() {
+      return bytes;
+    },
+    async write(chunk) {
+      bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
+      if (!stream.write(chunk)) await drained(stream);
+    },
+    ...ends,
+  };
+}
+
+export function openOutput(path: string): ExportOutput {
+  if (path === STDOUT) return streamOutput(process.stdout, { close: async () => {}, abort: async () => {} });
   const temporary = partialName(path);
   const file = createWriteStream(temporary, { highWaterMark: 1 << 20 });
   const gzip = isGzipName(path) ? createGzip({ level: 6 }) : null;
@@ -78,14 +79,7 @@ export function openOutput(path: string): ExportOutput {
     file.once("error", reject);
   });
   fileClosed.catch(() => {});
-  return {
-    get bytes() {
-      return bytes;
-    },
-    async write(chunk) {
-      bytes += typeof chunk === "string" ? Buffer.byteLength(chunk) : chunk.byteLength;
-      if (!head.write(chunk)) await drained(head);
-    },
+  return streamOutput(head, {
     async close() {
       await finished(head);
       await fileClosed;
@@ -96,5 +90,5 @@ export function openOutput(path: string): ExportOutput {
       file.destroy();
       rmSync(temporary, { force: true });
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { Random } from "../../lib/seed/random.ts";
 import { tempDir } from "../support/databases.ts";
 import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
 
@@ -13,25 +14,14 @@ import { runCli, type ServeProcess, startServe } from "../support/serve-process.
 const UNIVERSITIES = 10_000;
 const IMPORTS = 5;
 
-/** A small deterministic PRNG (mulberry32). */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const WORDS = ["Alpha", "Nord", "Zeta", "Université", "大学", "Beta", "Mid", "Omega", "جامعة", "Kappa"];
 
 describe("cursor paging while imports write", () => {
   let dir: string;
   let db: string;
   let serve: ServeProcess;
-  const rnd = prng(27);
+  const random = new Random(27);
+  const rnd = () => random.next();
   const name = () => `${WORDS[Math.floor(rnd() * WORDS.length)]} ${Math.floor(rnd() * 1e6)}`;
   const score = () => Math.round(rnd() * 1000) / 10;
   const domain = (i: number) => `u${i}.walk.example`;
