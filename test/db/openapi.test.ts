@@ -111,7 +111,7 @@ describeEachDatabase("openapi", (get) => {
       expect(records[0]).toEqual(example.trimEnd().split(","));
       for (const record of records) expect(record.length).toBe(records[0]!.length);
     }
-  });
+  }, 60_000);
 
   test("documented error shapes are what each version answers (400, 404, 405)", async () => {
     const schemas = { components: doc.components };
