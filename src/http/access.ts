@@ -67,6 +67,8 @@ export interface AccessGate extends AdmissionFacts {
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
+  /** True once `admit` has let the request in with a valid API key. */
+  readonly keyed: boolean;
 }
 
 export interface AccessGuard {
@@ -199,6 +201,9 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         return limited;
       },
       clientIp: ipOf,
+      get keyed() {
+        return key !== null;
+      },
       async admit() {
         const { keys: supplied, unusable } = suppliedKeys(request, rc.search);
         keySupplied = supplied.length > 0 || unusable !== null;

@@ -1,4 +1,5 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { ListSpec } from "./paging/list-params.ts";
 
 export type ApiVersion = "v1" | "v2" | "none";
 
@@ -54,6 +55,8 @@ export interface RouteSpec {
    * clock), added to the cache key: an entry is reused only while this is unchanged.
    */
   cacheScope?: (input: HandlerInput) => string;
+  /** A list: answers CSV too (`format=csv`, `Accept: text/csv`), and may cap anonymous page sizes. */
+  list?: ListSpec;
   handle(input: HandlerInput): Promise<Payload> | Payload;
 }
 
