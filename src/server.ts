@@ -149,7 +149,14 @@ export async function startServer(
           observe: metrics?.scheduler,
         })
       : null;
-  const base = appContext(config, opened, log);
+  // Once requests in flight are cut at the shutdown deadline, their failures (the database closes under them)
+  // are the cut itself, already counted in the stopped line: they are not internal errors.
+  let cutting = false;
+  const requestLog: LogFunction = (level, message, fields) =>
+    cutting && level === "error"
+      ? log("debug", "request cut at shutdown", { path: fields?.path })
+      : log(level, message, fields);
+  const base = appContext(config, opened, requestLog);
   const ctx: AppContext = {
     ...base,
     ...(scanning ? { scanner: scanning.state } : {}),
@@ -163,7 +170,7 @@ export async function startServer(
     anonymousLimit: config.rateLimit,
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
-    log,
+    log: requestLog,
   });
   app = createApp({ ...ctx, access });
   ready.resolve(app);
@@ -216,7 +223,10 @@ export async function startServer(
     const [late] = await Promise.all([Promise.race([drained, cut]), scanning?.stop(reason)]);
     clearTimeout(timer);
     const cutRequests = late ? server.pendingRequests : 0;
-    if (late) server.stop(true);
+    if (late) {
+      cutting = true;
+      server.stop(true);
+    }
     stopSteward();
     await webhooks.stop();
     await access.close();
