@@ -1,4 +1,5 @@
 import type { Clock } from "../../lib/index.ts";
+import type { AdmissionFacts } from "./observer.ts";
 import { requestTarget, splitTarget } from "./route.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -14,6 +15,10 @@ export class RequestContext {
   readonly search: string;
   #requestId: string | undefined;
   #now: Date | undefined;
+  /** The matched route's template, once routed. */
+  route: string | null = null;
+  /** What access control learnt of the request, on v1 and v2. */
+  gate: AdmissionFacts | undefined;
 
   constructor(
     readonly request: Request,
