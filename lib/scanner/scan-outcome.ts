@@ -12,4 +12,8 @@ export interface ScanOutcome {
   scores: Partial<Record<ScoreName, number | null>>;
   /** What was seen, stored with the scan (the scanner always gives it). */
   evidence?: ScanEvidence;
+  /** The measurement parts that ran (`profileOf`); `unknown` when not given. */
+  profile?: string;
+  /** The rubric version that scored it (`RUBRIC_VERSION`); absent on a failed scan. */
+  rubric_version?: number;
 }

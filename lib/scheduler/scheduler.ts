@@ -4,6 +4,7 @@ export type { ScanOutcome };
 
 import type { DB } from "../schema/database.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
+import { profileOf, profileParts, UNKNOWN_PROFILE } from "../scores/profile.ts";
 import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
 import type { ScanRecord } from "../write/records.ts";
 import { writeRecords } from "../write/write-records.ts";
@@ -289,9 +290,10 @@ export class ScanScheduler {
       }
       if (controller.signal.aborted) outcome = this.failure(claim, this.stopping ?? "scan aborted");
       if (attempt.abandoned) return;
-      if (outcome.status === "completed") {
-        outcome.scores.tech_uptime_score ??=
-          uptime.total > 0 ? Math.round((100 * uptime.answered) / uptime.total) : null;
+      if (outcome.status === "completed" && outcome.scores.tech_uptime_score == null && uptime.total > 0) {
+        outcome.scores.tech_uptime_score = Math.round((100 * uptime.answered) / uptime.total);
+        if (outcome.profile && outcome.profile !== UNKNOWN_PROFILE)
+          outcome.profile = profileOf([...profileParts(outcome.profile), "availability"]);
       }
       await this.store(claim, claim.attempt_id, outcome, attempt.began);
       await finishClaim(this.db, claim.attempt_id, {
@@ -333,6 +335,8 @@ export class ScanScheduler {
       completed_at: outcome.completed_at,
       // Kept by a writer that stores evidence; the reason of a failure is also on the claim.
       ...(outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
+      ...(outcome.profile ? { profile: outcome.profile } : {}),
+      ...(outcome.rubric_version ? { rubric_version: outcome.rubric_version } : {}),
       ...(outcome.status === "completed" ? fillDerivedScores({ ...outcome.scores }) : {}),
     } as ScanRecord;
     await writeRecords(this.db, [record], { clock: this.clock, now: this.clock() });

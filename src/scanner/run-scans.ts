@@ -1,4 +1,4 @@
-import { fitEvidence } from "../../lib/scanner/evidence.ts";
+import { EVIDENCE_CHARS, fitEvidence } from "../../lib/scanner/evidence.ts";
 import type { DB } from "../../lib/schema/database.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { ScanRecord } from "../../lib/write/records.ts";
@@ -22,9 +22,6 @@ export interface RunScansSummary {
   skipped: number;
   seconds: number;
 }
-
-/** Room for a scan's evidence in the writer (its cap is 65,536 characters of JSON). */
-const EVIDENCE_CHARS = 60_000;
 
 /** The source id of a scan made by `unirank scan`: the domain and the second it started. */
 export const scanSourceId = (domain: string, started: Date): string =>
@@ -64,6 +61,8 @@ export async function runScans(
         started_at: isoTimestamp(started),
         completed_at: isoTimestamp(completedAt),
         evidence: fitEvidence(outcome.evidence, EVIDENCE_CHARS),
+        ...(outcome.profile ? { profile: outcome.profile } : {}),
+        ...(outcome.rubric_version ? { rubric_version: outcome.rubric_version } : {}),
       } as ScanRecord;
       try {
         await writeRecords(db, [record]);

@@ -1,9 +1,11 @@
-import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
+import type { PartObservations, ScanEvidence } from "../../lib/scanner/evidence.ts";
 import type { Availability, Observations } from "../../lib/scanner/observations.ts";
+import { RUBRIC_VERSION } from "../../lib/scanner/rubric-version.ts";
 import type { ScanOutcome as CoreScanOutcome } from "../../lib/scanner/scan-outcome.ts";
 import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import type { CheckPoints, ScoredPart } from "../../lib/scores/check-points.ts";
 import { fillDerivedScores } from "../../lib/scores/derive.ts";
+import { type ProfilePartName, profileOf } from "../../lib/scores/profile.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
@@ -28,8 +30,15 @@ export interface PartContext {
   homeUrl?: string;
 }
 
-/** A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. */
-export type ScanPart = (target: ScanTarget, context: PartContext) => Promise<ScoredPart>;
+/**
+ * A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. A part that
+ * measures when asked names itself in `profile` (the browser with a Chromium, a source that is on); its
+ * `observations` are kept in the evidence under that name, so its sub-scores re-score too.
+ */
+export type ScanPart = ((
+  target: ScanTarget,
+  context: PartContext,
+) => Promise<ScoredPart & { observations?: unknown }>) & { readonly profile?: ProfilePartName };
 
 export interface ScanOptions extends ScannerSettings {
   /** Browser and third-party measurements; without them their sub-scores are null with the reason. */
@@ -85,9 +94,15 @@ export async function scanUniversity(
     homeUrl: observations.home?.url,
   };
   const partErrors: CheckPoints[] = [];
+  const ran: ProfilePartName[] = ["site"];
+  if (observations.availability && observations.availability.total > 0) ran.push("availability");
+  const partObservations: Record<string, unknown> = {};
   for (const part of options.parts ?? []) {
+    if (part.profile) ran.push(part.profile);
     try {
-      parts.push(await part({ ...target, domain }, partContext));
+      const { observations: seen, ...scored } = await part({ ...target, domain }, partContext);
+      parts.push(scored);
+      if (part.profile && seen !== undefined) partObservations[part.profile] = seen;
     } catch (e) {
       partErrors.push({
         id: "part.error",
@@ -107,8 +122,11 @@ export async function scanUniversity(
     started_at: isoTimestamp(started),
     completed_at: isoTimestamp(now()),
     scores,
+    profile: profileOf(ran),
+    rubric_version: RUBRIC_VERSION,
     evidence: {
       observations,
+      ...(Object.keys(partObservations).length > 0 ? { parts: partObservations as PartObservations } : {}),
       checks: [...all.checks, ...partErrors],
       unmeasured: all.unmeasured,
       ...(all.grades ? { grades: all.grades } : {}),
