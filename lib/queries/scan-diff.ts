@@ -9,6 +9,8 @@ export interface ScanSummary {
   id: number;
   university: UniversityRef;
   completed_at: string;
+  profile: string;
+  rubric_version: number | null;
 }
 
 export interface ScoreChange {
@@ -104,6 +106,8 @@ export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff
     id: s.id,
     university: s.university,
     completed_at: s.completed_at ?? "",
+    profile: s.profile,
+    rubric_version: s.rubric_version,
   });
   return { a: brief(left), b: brief(right), changes, summary };
 }

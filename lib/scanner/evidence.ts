@@ -1,4 +1,4 @@
-import { type Static, Type } from "@sinclair/typebox";
+import { type Static, type TSchema, Type } from "@sinclair/typebox";
 import { BrowserObservations } from "./browser/observations.ts";
 import { ObservationsSchema } from "./observations.ts";
 import { GreenCheck } from "./sources/greenweb.ts";
@@ -22,15 +22,22 @@ export const RubricGradeSchema = Type.Object({
   tests: Type.Record(Type.String(), Type.Object({ result: Type.String(), modifier: Type.Number() })),
 });
 
+/** A part's observations: typed for the code, an object in the API's schema (their fields are documented). */
+const observed = <T extends TSchema>(_schema: T, description: string) =>
+  Type.Optional(Type.Unsafe<Static<T>>({ type: "object", description }));
+
 /** What the measurement parts beyond the own site observed, by the part's name in the profile. */
 export const PartObservationsSchema = Type.Object(
   {
-    browser: Type.Optional(BrowserObservations),
-    openalex: Type.Optional(OpenAlexObservations),
-    wikidata: Type.Optional(WikidataObservations),
-    greenweb: Type.Optional(GreenCheck),
+    browser: observed(BrowserObservations, "Chromium's timings, mobile layout and axe-core rule outcomes"),
+    openalex: observed(OpenAlexObservations, "The OpenAlex institution and its counts"),
+    wikidata: observed(WikidataObservations, "The Wikidata item and its Wikipedia editions"),
+    greenweb: observed(GreenCheck, "The Green Web Foundation's greencheck answer"),
   },
-  { description: "Observations of the browser and the open-index sources, so their sub-scores re-score too" },
+  {
+    description:
+      "Observations of the browser and the open-index sources (docs/scanner-browser-and-sources.md), so their sub-scores re-score too",
+  },
 );
 export type PartObservations = Static<typeof PartObservationsSchema>;
 

@@ -20,6 +20,7 @@ import {
   UniversityV1DetailSchema,
   universityScores,
 } from "../../lib/index.ts";
+import { ALL_PROFILES } from "../../lib/scores/profile.ts";
 import type { AppContext } from "./context.ts";
 import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
@@ -77,7 +78,14 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       ...csvList(RankingsParams),
       response: RankingListSchema,
       meta: PageMetaSchema,
-      handle: ({ query }) => splicedRankings(db, query),
+      // v1 ranks every university unless `profile` narrows it, and its meta stays the page's (docs/scores.md).
+      handle: async ({ query }) => {
+        const { data, meta } = await splicedRankings(db, {
+          ...query,
+          profile: query.profile ?? ALL_PROFILES,
+        });
+        return { data, meta: { page: meta.page, limit: meta.limit, total: meta.total } };
+      },
     }),
     route({
       path: "/api/v1/stats",

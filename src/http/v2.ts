@@ -11,6 +11,7 @@ import {
   listUniversities,
   PageMetaSchema,
   RankingListSchema,
+  RankingMetaSchema,
   RankingsV2Params,
   RegressionListSchema,
   RegressionsMetaSchema,
@@ -42,7 +43,7 @@ import {
   splicedLeaderboard,
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
-import { walkPayload } from "./walk-payload.ts";
+import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
@@ -86,18 +87,18 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "Standard competition rank (1, 2, 2, 4), ties by university id; `sort`, `country`, `min_score` and `max_score` as in v1.",
       ...cursorList(RankingsV2Params, { default: 20, anonymous: 100 }),
       response: RankingListSchema,
-      meta: cursorMeta(PageMetaSchema),
+      meta: cursorMeta(RankingMetaSchema),
       handle: ({ query }) => {
         if (query.cursor === undefined) return splicedRankings(db, query);
         const { sort = "overall", country, min_score: min, max_score: max } = query;
         checkScoreWindow(min, max);
         const score = RANKING_SORTS[sort];
-        return walkPayload({
+        return walkRankingPayload(db, {
           operation: "v2Rankings",
           query,
-          after: ["number", "number"],
-          walk: (from, limit) =>
-            walkRanking(db, { score, country: country?.toUpperCase(), min, max }, from, limit),
+          score,
+          walk: (profile, from, limit) =>
+            walkRanking(db, { score, country: country?.toUpperCase(), profile, min, max }, from, limit),
           data: (rows) => rankingRowsJson(db, rows),
         });
       },
@@ -137,13 +138,13 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       handle: ({ params, query }) => {
         if (query.cursor === undefined) return splicedLeaderboard(db, params.category, query);
         const score = CATEGORIES[params.category];
-        return walkPayload({
+        return walkRankingPayload(db, {
           operation: "v2Leaderboard",
           query: { ...query, category: params.category },
-          after: ["number", "number"],
-          walk: (from, limit) => walkRanking(db, { score }, from, limit),
+          score,
+          walk: (profile, from, limit) => walkRanking(db, { score, profile }, from, limit),
           data: (rows) => leaderboardRowsJson(db, rows),
-          meta: () => ({ category: params.category, score }),
+          meta: { category: params.category, score },
         });
       },
     }),
