@@ -112,8 +112,16 @@ export {
   leaderboard,
 } from "./queries/leaderboard.ts";
 export { listUniversities } from "./queries/list-universities.ts";
+// Like with like: the profiles of the latest scans and the one a ranked list holds (docs/scores.md).
+export {
+  chooseProfile,
+  type ProfileCensus,
+  type ProfileChoice,
+  parseProfileParam,
+  profileCensus,
+} from "./queries/profiles.ts";
 export { type RankingWalkQuery, walkRanking } from "./queries/ranking-walk.ts";
-export { type RankingEntry, rankings } from "./queries/rankings.ts";
+export { type RankingEntry, type RankingMeta, rankings } from "./queries/rankings.ts";
 export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
 export { type RegressionsWalkQuery, walkRegressions } from "./queries/regressions-walk.ts";
 export * from "./queries/response-schemas.ts";
@@ -148,6 +156,15 @@ export {
   type RegistrySelection,
   selectRegistryEntries,
 } from "./registry/registry-entries.ts";
+// The methodology (every check, composite weights, profiles) and re-scoring stored evidence (docs/scanner.md).
+export { type Methodology, MethodologySchema, methodology } from "./scanner/methodology.ts";
+export {
+  type RescoreOptions,
+  type RescoreSelection,
+  type RescoreSummary,
+  rescoreScans,
+} from "./scanner/rescore.ts";
+export { RUBRIC_VERSION, RUBRIC_VERSIONS } from "./scanner/rubric-version.ts";
 export type { ProbeResult, UptimeInput } from "./scheduler/probes.ts";
 export { type ScanStatusReport, scanStatus } from "./scheduler/scan-status.ts";
 export {
@@ -186,6 +203,17 @@ export {
   type SubScoreName,
 } from "./scores/catalogue.ts";
 export { deriveScores, type ScoreMap } from "./scores/derive.ts";
+export {
+  ALL_PROFILES,
+  canonicalProfile,
+  PROFILE_BOUND_SCORES,
+  PROFILE_PART_NAMES,
+  PROFILE_PARTS,
+  type ProfilePart,
+  type ProfilePartName,
+  profileOf,
+  UNKNOWN_PROFILE,
+} from "./scores/profile.ts";
 export type { Clock } from "./time/format.ts";
 // Webhooks, the sending side: receivers, their deliveries (the worker that sends them is in `unirank/node`).
 export {

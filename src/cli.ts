@@ -7,6 +7,7 @@ import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
 import { registerRegistry } from "./cli/registry.ts";
+import { registerRescore } from "./cli/rescore.ts";
 import { registerScan } from "./cli/scan.ts";
 import { registerScanStatus } from "./cli/scan-status.ts";
 import { registerSeed } from "./cli/seed.ts";
@@ -24,6 +25,7 @@ export function buildCli(): Command {
   registerServe(program);
   registerScan(program);
   registerScanStatus(program);
+  registerRescore(program);
   registerSeed(program);
   registerMigrate(program);
   registerKeys(program);

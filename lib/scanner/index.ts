@@ -17,6 +17,7 @@ export * from "./hsts.ts";
 export * from "./http2.ts";
 export * from "./languages.ts";
 export * from "./links.ts";
+export * from "./methodology.ts";
 export * from "./observations.ts";
 export * from "./observatory.ts";
 export * from "./page-weight.ts";
@@ -30,6 +31,8 @@ export {
   unmeasured,
   unmeasuredPart,
 } from "./points.ts";
+export * from "./rescore-evidence.ts";
+export * from "./rubric-version.ts";
 export * from "./scan-targets.ts";
 export * from "./score-observations.ts";
 export * from "./security-headers.ts";

@@ -1,4 +1,4 @@
-import { invalidParameter } from "../errors.ts";
+import { invalidParameter, notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import type { ScanRecord } from "../write/records.ts";
@@ -12,7 +12,7 @@ import { RUBRIC_VERSION } from "./rubric-version.ts";
 export interface RescoreSelection {
   /** Every completed scan with evidence. */
   all?: boolean;
-  /** The completed scans of these universities (domains as stored). */
+  /** The completed scans of these universities (each must be stored). */
   domains?: readonly string[];
   /** Completed scans scored under a rubric version below this one, or under none named. */
   before?: number;
@@ -72,6 +72,17 @@ export async function rescoreScans(
   options: RescoreOptions = {},
 ): Promise<RescoreSummary> {
   checkSelection(selection);
+  const domains = selection.domains && [...new Set(selection.domains.map((d) => d.trim().toLowerCase()))];
+  if (domains) {
+    const stored = await db
+      .selectFrom("universities")
+      .select("domain")
+      .where("domain", "in", domains)
+      .execute();
+    const found = new Set(stored.map((r) => r.domain));
+    const missing = domains.filter((d) => !found.has(d));
+    if (missing.length > 0) throw notFound(`not a stored university: ${missing.join(", ")}`);
+  }
   const size = options.batchSize ?? 200;
   const summary: RescoreSummary = { examined: 0, rescored: 0, unchanged: 0, skipped: 0 };
   for (let after = 0; ; ) {
@@ -93,7 +104,7 @@ export async function rescoreScans(
       .where("s.status", "=", "completed")
       .where("s.source_id", "is not", null)
       .where("s.id", ">", after);
-    if (selection.domains) q = q.where("u.domain", "in", selection.domains);
+    if (domains) q = q.where("u.domain", "in", domains);
     if (selection.before !== undefined) {
       const before = selection.before;
       q = q.where((eb) => eb.or([eb("s.rubric_version", "is", null), eb("s.rubric_version", "<", before)]));

@@ -1,4 +1,4 @@
-import type { TObject } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import {
   CategoryParams,
   getScan,
@@ -9,6 +9,8 @@ import {
   LeaderboardSchema,
   ListUniversitiesV2Params,
   listUniversities,
+  MethodologySchema,
+  methodology,
   PageMetaSchema,
   RankingListSchema,
   RankingMetaSchema,
@@ -123,6 +125,19 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       query: ScanDiffParams,
       response: ScanDiffSchema,
       handle: async ({ query }) => ({ data: await scanDiff(db, query) }),
+    }),
+    route({
+      path: "/api/v2/methodology",
+      operationId: "v2Methodology",
+      summary: "How unirank scores: every check, the composites and their weights, the profiles",
+      description:
+        "Every check of every rubric (id, sub-score, label, maximum points, what earns them, the reference it " +
+        "follows), the sub-scores and the part measuring each, the composites with their weights in " +
+        "overall_score, the measurement parts a profile names and how rankings compare like with like, the " +
+        "rubric versions. The same tables the rubrics score with (docs/scanner.md).",
+      query: Type.Object({}),
+      response: MethodologySchema,
+      handle: () => ({ data: methodology() }),
     }),
     route({
       path: "/api/v2/leaderboard/:category",
