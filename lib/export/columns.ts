@@ -64,7 +64,12 @@ export const EXPORT_SCAN_COLUMNS: readonly ExportColumn[] = [
     false,
     "The measurement parts that made its scores, comma-separated (site,availability,browser,openalex,wikidata,greenweb), or unknown",
   ),
-  col("rubric_version", "integer", true, "The version of unirank's rubrics that scored it; empty when they did not"),
+  col(
+    "rubric_version",
+    "integer",
+    true,
+    "The version of unirank's rubrics that scored it; empty when they did not",
+  ),
   ...SCORE_COLUMNS,
 ];
 

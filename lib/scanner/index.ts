@@ -8,7 +8,6 @@ export * from "./browser/observations.ts";
 export * from "./browser/rubric.ts";
 export * from "./browser/speed-rubric.ts";
 export * from "./browser/web-vitals-rubric.ts";
-export * from "./check-table.ts";
 export * from "./csp-parser.ts";
 export * from "./dmarc.ts";
 export * from "./email.ts";
@@ -22,6 +21,8 @@ export * from "./observations.ts";
 export * from "./observatory.ts";
 export * from "./page-weight.ts";
 export * from "./part.ts";
+export * from "./rescore-evidence.ts";
+export * from "./rubric/check-table.ts";
 export {
   check,
   mergeParts,
@@ -30,8 +31,7 @@ export {
   tiered,
   unmeasured,
   unmeasuredPart,
-} from "./points.ts";
-export * from "./rescore-evidence.ts";
+} from "./rubric/points.ts";
 export * from "./rubric-version.ts";
 export * from "./scan-targets.ts";
 export * from "./score-observations.ts";

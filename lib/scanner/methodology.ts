@@ -5,7 +5,7 @@ import { ACCESSIBILITY_CHECKS } from "./browser/accessibility-rubric.ts";
 import { MOBILE_CHECKS } from "./browser/mobile-rubric.ts";
 import { SPEED_CHECKS } from "./browser/speed-rubric.ts";
 import { CWV_CHECKS } from "./browser/web-vitals-rubric.ts";
-import { type CheckListing, REFERENCES } from "./check-table.ts";
+import { type CheckListing, REFERENCES } from "./rubric/check-table.ts";
 import { RUBRIC_VERSION, RUBRIC_VERSIONS } from "./rubric-version.ts";
 import { OWN_SITE_CHECKS } from "./score-observations.ts";
 import { GREEN_HOSTING_CHECKS } from "./sources/greenweb.ts";

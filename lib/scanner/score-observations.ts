@@ -1,6 +1,5 @@
 import { SCORE_NAMES, type ScoreName, type SubScoreName } from "../scores/catalogue.ts";
 import type { ScoredPart } from "../scores/check-points.ts";
-import type { CheckDefinition } from "./check-table.ts";
 import {
   DMARC_CHECKS,
   DNSSEC_CHECKS,
@@ -30,7 +29,8 @@ import {
 } from "./links.ts";
 import type { Observations } from "./observations.ts";
 import { PAGE_WEIGHT_CHECKS, scorePageWeight } from "./page-weight.ts";
-import { mergeParts } from "./points.ts";
+import type { CheckDefinition } from "./rubric/check-table.ts";
+import { mergeParts } from "./rubric/points.ts";
 import { SECURITY_HEADER_CHECKS, scoreSecurityHeaders } from "./security-headers.ts";
 import { SEO_CHECKS, scoreSeo } from "./seo.ts";
 import { SITEMAP_CHECKS, scoreSitemap, scoreWebSize, WEB_SIZE_CHECKS } from "./sitemap.ts";

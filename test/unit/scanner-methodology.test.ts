@@ -1,8 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import type { BrowserObservations } from "../../lib/scanner/browser/observations.ts";
 import { BROWSER_SCORES, scoreBrowserObservations } from "../../lib/scanner/browser/rubric.ts";
-import { REFERENCES } from "../../lib/scanner/check-table.ts";
 import { methodology, RUBRIC_CHECKS } from "../../lib/scanner/methodology.ts";
+import { REFERENCES } from "../../lib/scanner/rubric/check-table.ts";
 import { MEASURED_ELSEWHERE, OWN_SITE_CHECKS } from "../../lib/scanner/score-observations.ts";
 import { scoreGreenCheck } from "../../lib/scanner/sources/greenweb.ts";
 import { scoreOpenAlex } from "../../lib/scanner/sources/openalex.ts";

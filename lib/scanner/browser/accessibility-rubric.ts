@@ -1,6 +1,6 @@
 import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
-import type { CheckListing } from "../check-table.ts";
-import { check } from "../points.ts";
+import type { CheckListing } from "../rubric/check-table.ts";
+import { check } from "../rubric/points.ts";
 import type { AxeRuleOutcome, Impact } from "./observations.ts";
 
 const S = "tech_accessibility_score";

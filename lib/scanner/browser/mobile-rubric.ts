@@ -1,6 +1,6 @@
 import type { ScoredPart } from "../../scores/check-points.ts";
-import { checkTable, earned } from "../check-table.ts";
-import { scoreFromChecks } from "../points.ts";
+import { checkTable, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import type { Box, MobileLayout } from "./observations.ts";
 
 const S = "tech_mobile_friendly_score";

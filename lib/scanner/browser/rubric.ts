@@ -1,6 +1,6 @@
 import type { ScoredPart } from "../../scores/check-points.ts";
 import { PART_MEASURES } from "../../scores/profile.ts";
-import { mergeParts } from "../points.ts";
+import { mergeParts } from "../rubric/points.ts";
 import { scoreAccessibility } from "./accessibility-rubric.ts";
 import { scoreMobileFriendly } from "./mobile-rubric.ts";
 import type { BrowserObservations } from "./observations.ts";

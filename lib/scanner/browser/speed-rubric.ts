@@ -1,7 +1,7 @@
 import type { ScoreName } from "../../scores/catalogue.ts";
 import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
-import { type CheckDefinition, earned } from "../check-table.ts";
-import { scoreFromChecks } from "../points.ts";
+import { type CheckDefinition, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import { type LogNormalCurve, logNormalScore } from "./log-normal.ts";
 import type { PageTimings } from "./observations.ts";
 

@@ -1,6 +1,6 @@
 import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
-import { type CheckDefinition, earned } from "../check-table.ts";
-import { scoreFromChecks } from "../points.ts";
+import { type CheckDefinition, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import type { PageTimings } from "./observations.ts";
 
 interface VitalRule {

@@ -1,7 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../../scores/check-points.ts";
-import { checkTable, earned } from "../check-table.ts";
-import { scoreFromChecks } from "../points.ts";
+import { checkTable, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 
 /** The Green Web Foundation's `GET /api/v3/greencheck/{hostname}` answer (fields unirank reads). */
 export const GreenCheck = Type.Object({

@@ -1,7 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../../scores/check-points.ts";
-import { checkTable, earned } from "../check-table.ts";
-import { scoreFromChecks } from "../points.ts";
+import { checkTable, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import { logShare, sameSite } from "./host-match.ts";
 
 /** `action=wbsearchentities` answer: the matching items. */

@@ -1,5 +1,5 @@
-import type { ScoreName } from "../scores/catalogue.ts";
-import type { CheckPoints } from "../scores/check-points.ts";
+import type { ScoreName } from "../../scores/catalogue.ts";
+import type { CheckPoints } from "../../scores/check-points.ts";
 import { check } from "./points.ts";
 
 /** The references the rubrics follow (docs/scanner.md names each check's). */
