@@ -121,8 +121,8 @@ export {
   type RegistrySelection,
   selectRegistryEntries,
 } from "./registry/registry-entries.ts";
-export type { ProbeResult, UptimeInput } from "./scheduler/probes.ts";
-export { type ScanStatusReport, scanStatus } from "./scheduler/scan-status.ts";
+export type { ProbeResult, UptimeInput } from "./scanner/scheduler/availability-probes.ts";
+export { type ScanStatusReport, scanStatus } from "./scanner/scheduler/scan-status.ts";
 export {
   type ProbeFunction,
   type ScanFunction,
@@ -132,7 +132,7 @@ export {
   type SchedulerLog,
   type SchedulerOptions,
   type SchedulerState,
-} from "./scheduler/scheduler.ts";
+} from "./scanner/scheduler/scheduler.ts";
 export type { Database, DB, ScanStatus, ScoreColumn } from "./schema/database.ts";
 // Scores: the catalogue of the 34 scores, their advice and how the composites derive.
 export { ADVICE } from "./scores/advice.ts";

@@ -6,14 +6,14 @@ import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
+import { hostProbes } from "./host-checks.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
-import { hostProbes } from "./probes.ts";
-import type { ScanService, ServeScanSettings } from "./scanning.ts";
+import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
 
 export const VERSION: string = pkg.version;
 
@@ -71,7 +71,7 @@ export async function startServer(
   // Loaded only then: the scanner's modules are not part of every start.
   const scanning: ScanService | null =
     config.scanEveryMs > 0
-      ? (await import("./scanning.ts")).startScanning(opened.db, config, {
+      ? (await import("./scanner/serve-scanning.ts")).startScanning(opened.db, config, {
           log,
           settings: options.scanSettings,
         })

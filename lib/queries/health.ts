@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { sharedRead } from "../db/shared-read.ts";
-import type { SchedulerState } from "../scheduler/scheduler.ts";
+import type { SchedulerState } from "../scanner/scheduler/scheduler.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 

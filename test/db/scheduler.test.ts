@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { type DB, ScanScheduler, type SchedulerOptions, scanStatus, writeRecords } from "../../lib/index.ts";
-import { claimDueScans, ensureClaimRows } from "../../lib/scheduler/claims.ts";
+import { claimDueScans, ensureClaimRows } from "../../lib/scanner/scheduler/claims.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
-import { httpProbe } from "../../src/scanning.ts";
+import { httpProbe } from "../../src/scanner/serve-scanning.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { fixtureScan, type ScanSites, startScanSites } from "../support/scan-sites.ts";
 

@@ -6,12 +6,12 @@ import {
   type ScanFunction,
   ScanScheduler,
   type SchedulerState,
-} from "../lib/index.ts";
-import type { Config } from "./config.ts";
-import type { Logger } from "./logger.ts";
-import { HostQueue } from "./scanner/host-queue.ts";
-import { SCANNER_DEFAULTS, type ScannerSettings } from "./scanner/scan-context.ts";
-import { type ScanPart, scanUniversity } from "./scanner/scan-university.ts";
+} from "../../lib/index.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { HostQueue } from "./host-queue.ts";
+import { SCANNER_DEFAULTS, type ScannerSettings } from "./scan-context.ts";
+import { type ScanPart, scanUniversity } from "./scan-university.ts";
 
 /** This process's name on its scan leases: host, process id and a random part (unique per start). */
 export function scanOwner(): string {

@@ -1,12 +1,20 @@
-import type { ScanOutcome } from "../scanner/scan-outcome.ts";
+import type { ScanOutcome } from "../scan-outcome.ts";
 
 export type { ScanOutcome };
 
-import type { DB } from "../schema/database.ts";
-import { fillDerivedScores } from "../scores/derive.ts";
-import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
-import type { ScanRecord } from "../write/records.ts";
-import { writeRecords } from "../write/write-records.ts";
+import type { DB } from "../../schema/database.ts";
+import { fillDerivedScores } from "../../scores/derive.ts";
+import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../../time/format.ts";
+import type { ScanRecord } from "../../write/records.ts";
+import { writeRecords } from "../../write/write-records.ts";
+import {
+  claimDueProbes,
+  type ProbeResult,
+  pruneProbes,
+  recordProbes,
+  type UptimeInput,
+  uptimeBetween,
+} from "./availability-probes.ts";
 import {
   type ClaimedScan,
   claimDueScans,
@@ -15,14 +23,6 @@ import {
   finishClaim,
   renewLeases,
 } from "./claims.ts";
-import {
-  claimDueProbes,
-  type ProbeResult,
-  pruneProbes,
-  recordProbes,
-  type UptimeInput,
-  uptimeBetween,
-} from "./probes.ts";
 
 export interface ScanTarget {
   domain: string;

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { capabilitiesOf } from "../db/capabilities.ts";
-import type { DB } from "../schema/database.ts";
-import { isoTimestamp } from "../time/format.ts";
+import { capabilitiesOf } from "../../db/capabilities.ts";
+import type { DB } from "../../schema/database.ts";
+import { isoTimestamp } from "../../time/format.ts";
 
 /** A university this server has leased for one scan attempt. */
 export interface ClaimedScan {

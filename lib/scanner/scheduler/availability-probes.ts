@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { capabilitiesOf } from "../db/capabilities.ts";
-import type { DB } from "../schema/database.ts";
-import { isoTimestamp } from "../time/format.ts";
+import { capabilitiesOf } from "../../db/capabilities.ts";
+import type { DB } from "../../schema/database.ts";
+import { isoTimestamp } from "../../time/format.ts";
 
 /** The outcome of one availability probe (a HEAD of the home page). */
 export interface ProbeResult {
