@@ -80,8 +80,8 @@ export {
   type CheckStatus,
   type Health,
   type HealthOptions,
-  type HealthProbes,
   type HealthStatus,
+  type HostChecks,
   health,
 } from "./queries/health.ts";
 export {
@@ -114,21 +114,27 @@ export {
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";
-// The registry of real universities and the background scan scheduler (the scan function is injected).
+// The registry of real universities; storing a scan's outcome; the background scan scheduler (the scan function is injected).
 export { importRegistry, type RegistryImportSummary } from "./registry/import-registry.ts";
 export {
   type RegistryEntry,
   type RegistrySelection,
   selectRegistryEntries,
 } from "./registry/registry-entries.ts";
-export type { ProbeResult, UptimeInput } from "./scanner/scheduler/availability-probes.ts";
+export type { Availability } from "./scanner/observations.ts";
+export {
+  type RecordScanOptions,
+  recordScanOutcome,
+  recordScanStart,
+  type ScanAttempt,
+} from "./scanner/record-scan.ts";
+export { failedOutcome, type ScanOutcome, type ScanTarget } from "./scanner/scan-outcome.ts";
+export type { ProbeResult } from "./scanner/scheduler/availability-probes.ts";
 export { type ScanStatusReport, scanStatus } from "./scanner/scheduler/scan-status.ts";
 export {
-  type ProbeFunction,
+  type AvailabilityProbe,
   type ScanFunction,
-  type ScanOutcome,
   ScanScheduler,
-  type ScanTarget,
   type SchedulerLog,
   type SchedulerOptions,
   type SchedulerState,

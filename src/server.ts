@@ -6,7 +6,7 @@ import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
-import { hostProbes } from "./host-checks.ts";
+import { hostChecks } from "./host-checks.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
@@ -42,7 +42,7 @@ export function appContext(config: Config, opened: OpenedDatabase, log: Logger):
     db: opened.db,
     version: VERSION,
     clock: () => new Date(),
-    probes: hostProbes({
+    hostChecks: hostChecks({
       dbPath: config.db,
       logDir: config.logDir,
       cacheEntries: () => (cache ? cache.size : 0),

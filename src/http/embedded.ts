@@ -49,7 +49,7 @@ function embeddedContext(options: UnirankOptions): AppContext {
     log: (level, message, fields) => {
       if (level === "error") console.error(JSON.stringify({ level, message, ...fields }));
     },
-    probes: {
+    hostChecks: {
       // The embedder's host: free space of the working directory; no log files of ours to write.
       freeDiskBytes: async () => {
         const s = statfsSync(".");

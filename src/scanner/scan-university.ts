@@ -1,6 +1,6 @@
 import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
 import type { Availability, Observations } from "../../lib/scanner/observations.ts";
-import type { ScanOutcome as CoreScanOutcome } from "../../lib/scanner/scan-outcome.ts";
+import { failedOutcome, type ScanOutcome, type ScanTarget } from "../../lib/scanner/scan-outcome.ts";
 import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import type { CheckPoints, ScoredPart } from "../../lib/scores/check-points.ts";
 import { fillDerivedScores } from "../../lib/scores/derive.ts";
@@ -8,15 +8,6 @@ import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
 import { SCANNER_DEFAULTS, type ScanContext, type ScannerSettings, scanContext } from "./scan-context.ts";
-
-/** A university to scan. */
-export interface ScanTarget {
-  domain: string;
-  name?: string;
-  country?: string;
-  /** Availability probes answered over the period (from the scheduler); `tech_uptime_score` is null without. */
-  availability?: Availability | null;
-}
 
 /** What a measurement part (browser, third-party source) gets besides the target. */
 export interface PartContext {
@@ -36,10 +27,9 @@ export interface ScanOptions extends ScannerSettings {
   parts?: ScanPart[];
   /** The clock (tests). */
   now?: () => Date;
+  /** Availability probes answered over the scan period (from the scheduler); `tech_uptime_score` is null without. */
+  availability?: Availability | null;
 }
-
-/** A scan's outcome as the scanner gives it: the core's shape, always with its evidence. */
-export type ScanOutcome = CoreScanOutcome & { evidence: ScanEvidence };
 
 /**
  * Scans one university: collects its own site and DNS, scores the observations, runs the parts, derives
@@ -50,7 +40,7 @@ export async function scanUniversity(
   target: ScanTarget,
   options: ScanOptions = {},
   signal?: AbortSignal,
-): Promise<ScanOutcome> {
+): Promise<ScanOutcome & { evidence: ScanEvidence }> {
   const now = options.now ?? (() => new Date());
   const started = now();
   const timeoutMs = options.scanTimeoutMs ?? SCANNER_DEFAULTS.scanTimeoutMs;
@@ -58,17 +48,10 @@ export async function scanUniversity(
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const ctx: ScanContext = scanContext(options, VERSION, combined);
   const domain = target.domain.trim().toLowerCase();
-  const failed = (reason: string): ScanOutcome => ({
-    status: "failed",
-    started_at: isoTimestamp(started),
-    completed_at: isoTimestamp(now()),
-    failure_reason: reason,
-    scores: {},
-    evidence: { observations: null, checks: [], unmeasured: {}, failure_reason: reason },
-  });
+  const failed = (reason: string) => failedOutcome(reason, isoTimestamp(started), isoTimestamp(now()));
   let observations: Observations;
   try {
-    observations = await collectObservations(domain, ctx, started, target.availability ?? null);
+    observations = await collectObservations(domain, ctx, started, options.availability ?? null);
   } catch (e) {
     ctx.pool.close();
     if (timeout.aborted) return failed(`the scan took longer than ${timeoutMs / 1000} s`);

@@ -1,14 +1,8 @@
 import { hostname } from "node:os";
-import {
-  type DB,
-  type ProbeFunction,
-  type ProbeResult,
-  type ScanFunction,
-  ScanScheduler,
-  type SchedulerState,
-} from "../../lib/index.ts";
+import { type DB, type ScanFunction, ScanScheduler, type SchedulerState } from "../../lib/index.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { availabilityProbe } from "./availability-probe.ts";
 import { HostQueue } from "./host-queue.ts";
 import { SCANNER_DEFAULTS, type ScannerSettings } from "./scan-context.ts";
 import { type ScanPart, scanUniversity } from "./scan-university.ts";
@@ -18,52 +12,19 @@ export function scanOwner(): string {
   return `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
 }
 
-/**
- * The availability probe: a HEAD of the home page (`https://<domain>/` unless `url` says otherwise), redirects
- * not followed. Answered means an HTTP status below 500 within the timeout.
- */
-export function httpProbe(
-  options: { timeoutMs?: number; url?: (domain: string) => string } = {},
-): ProbeFunction {
-  const url = options.url ?? ((domain: string) => `https://${domain}/`);
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  return async (domain, signal): Promise<ProbeResult> => {
-    try {
-      const response = await fetch(url(domain), {
-        method: "HEAD",
-        redirect: "manual",
-        signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]),
-      });
-      await response.body?.cancel();
-      const answered = response.status < 500;
-      return {
-        answered,
-        status_code: response.status,
-        ...(answered ? {} : { error: `HTTP ${response.status}` }),
-      };
-    } catch (e) {
-      const name = e instanceof Error ? e.name : "";
-      const error =
-        name === "TimeoutError" ? `no answer in ${timeoutMs} ms` : e instanceof Error ? e.message : String(e);
-      return { answered: false, error };
-    }
-  };
-}
-
-/** How `serve` scans: the scanner's settings (`--scan-resolver`, `--scan-ports`, …). */
-/** The scanner's settings in `serve`, with the browser and source parts. */
+/** The scanner's settings in `serve` (`--scan-resolver`, `--scan-ports`, …), with the browser and source parts. */
 export type ServeScanSettings = ScannerSettings & { parts?: ScanPart[] };
 
 /**
- * The scan function `serve` runs: the real scanner, one host queue shared by the server's scans, the probes'
- * `{answered, total}` handed over as its availability input.
+ * The scan function `serve` runs: the real scanner, one host queue shared by the server's scans, the
+ * availability of the scan period (probes answered and made) handed over to the uptime rubric.
  */
 export function realScan(settings: ServeScanSettings): ScanFunction {
   const hosts = settings.hosts ?? new HostQueue(settings.delayMs ?? SCANNER_DEFAULTS.delayMs);
-  return (target, options, signal) =>
+  return (target, { availability }, signal) =>
     scanUniversity(
-      { ...target, availability: options.uptime.total > 0 ? options.uptime : null },
-      { ...settings, hosts },
+      target,
+      { ...settings, hosts, availability: availability.total > 0 ? availability : null },
       signal,
     );
 }
@@ -86,7 +47,7 @@ export function startScanning(
     probeEveryMs: config.probeEveryMs,
     leaseMs: config.scanLeaseMs,
     scan: realScan(options.settings ?? {}),
-    probe: httpProbe({ timeoutMs: options.settings?.requestTimeoutMs }),
+    probe: availabilityProbe({ timeoutMs: options.settings?.requestTimeoutMs }),
     log: options.log,
   });
   let ticking: Promise<void> | null = null;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
 import { type DB, ScanScheduler, type SchedulerOptions, scanStatus, writeRecords } from "../../lib/index.ts";
 import { claimDueScans, ensureClaimRows } from "../../lib/scanner/scheduler/claims.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
-import { httpProbe } from "../../src/scanner/serve-scanning.ts";
+import { availabilityProbe } from "../../src/scanner/availability-probe.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { fixtureScan, type ScanSites, startScanSites } from "../support/scan-sites.ts";
 
@@ -325,11 +325,11 @@ describeEachDatabase("scan scheduler", (get) => {
     await universities(get().db, ["up.test"]);
     // Every third HEAD gets a 503; the others a 200.
     sites.headPattern.set("up.test", (n) => (n % 3 === 2 ? 503 : 200));
-    const calls: { domain: string; uptime: { answered: number; total: number } }[] = [];
+    const calls: { domain: string; availability: { answered: number; total: number } }[] = [];
     const s = scheduler({
       everyMs: 12 * HOUR,
       probeEveryMs: HOUR,
-      probe: httpProbe({ url: sites.url }),
+      probe: availabilityProbe({ url: sites.url }),
       scan: fixtureScan(sites, clock, calls),
     });
     for (let h = 0; h <= 12; h++) {
@@ -338,7 +338,7 @@ describeEachDatabase("scan scheduler", (get) => {
       await s.settle();
     }
     // Probes at 0..11 h count for the scan claimed at 12 h: 12 made, 4 of them (n = 2, 5, 8, 11) failed.
-    expect(calls.map((c) => c.uptime)).toEqual([
+    expect(calls.map((c) => c.availability)).toEqual([
       { answered: 0, total: 0 },
       { answered: 8, total: 12 },
     ]);
