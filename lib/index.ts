@@ -130,6 +130,11 @@ export {
 } from "./scanner/record-scan.ts";
 export { failedOutcome, type ScanOutcome, type ScanTarget } from "./scanner/scan-outcome.ts";
 export type { ProbeResult } from "./scanner/scheduler/availability-probes.ts";
+export {
+  type ClosedAttempt,
+  closeExpiredLeases,
+  leaseExpiredReason,
+} from "./scanner/scheduler/expired-leases.ts";
 export { type ScanStatusReport, scanStatus } from "./scanner/scheduler/scan-status.ts";
 export {
   type AvailabilityProbe,

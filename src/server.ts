@@ -76,6 +76,10 @@ export async function startServer(
           settings: options.scanSettings,
         })
       : null;
+  // A server that does not scan still closes the scans of scanning servers that died (their leases expired).
+  const leases = scanning
+    ? null
+    : (await import("./scanner/lease-closer.ts")).closeLeasesEvery(opened.db, log);
   const ctx = { ...appContext(config, opened, log), ...(scanning ? { scanner: scanning.state } : {}) };
   const state = await openAccessState(config.db, opened);
   const access = createAccessGuard({
@@ -107,6 +111,7 @@ export async function startServer(
     url,
     async stop(reason = "server stopped") {
       await scanning?.stop(reason);
+      await leases?.stop();
       stopSteward();
       server.stop(true);
       await webhooks.stop();

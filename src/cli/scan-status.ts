@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { migrate, scanStatus } from "../../lib/index.ts";
+import { closeExpiredLeases, migrate, scanStatus } from "../../lib/index.ts";
 import { loadConfig, parseDuration } from "../config.ts";
 import { displayLocation, openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
@@ -24,6 +24,8 @@ export function registerScanStatus(program: Command): void {
       const opened = await openDatabase(config.db);
       try {
         await migrate(opened.db);
+        // Scans left running by servers that stopped without storing them are closed first (as failed).
+        await closeExpiredLeases(opened.db);
         const report = await scanStatus(opened.db, {
           now: new Date(),
           everyMs,

@@ -4,6 +4,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { migrate } from "../../lib/migrations/migrate.ts";
 import type { ScanOutcome, ScanTarget } from "../../lib/scanner/scan-outcome.ts";
 import { scanTargets } from "../../lib/scanner/scan-targets.ts";
+import { closeExpiredLeases } from "../../lib/scanner/scheduler/expired-leases.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";
@@ -134,6 +135,8 @@ export function registerScan(program: Command): void {
     let measurements: { parts: ScanPart[]; close(): Promise<void> } | undefined;
     try {
       await migrate(opened.db);
+      // Scans left running by scanning servers that stopped without storing them are closed first (as failed).
+      await closeExpiredLeases(opened.db);
       const targets = await scanTargets(opened.db, {
         domains: domains.length > 0 ? domains : undefined,
         staleDays: opts.stale,

@@ -86,7 +86,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--scan-lease <duration>",
-      "a claim not renewed for this long is taken over by another server (env UNIRANK_SCAN_LEASE; default 10m)",
+      "a claim not renewed for this long (its server died) is closed as failed (env UNIRANK_SCAN_LEASE; default 10m)",
     )
     .option(
       "--scan-resolver <host:port>",

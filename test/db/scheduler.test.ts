@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { type DB, ScanScheduler, type SchedulerOptions, scanStatus, writeRecords } from "../../lib/index.ts";
+import {
+  closeExpiredLeases,
+  type DB,
+  failedOutcome,
+  ScanScheduler,
+  type SchedulerOptions,
+  scanStatus,
+  writeRecords,
+} from "../../lib/index.ts";
 import { claimDueScans, ensureClaimRows } from "../../lib/scanner/scheduler/claims.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { availabilityProbe } from "../../src/scanner/availability-probe.ts";
@@ -204,7 +212,7 @@ describeEachDatabase("scan scheduler", (get) => {
     }
   }, 60_000);
 
-  test("a stopped server's lease is taken over once it expires; its scan is stored as failed", async () => {
+  test("a stopped server's expired lease is closed: its scan failed with the reason as evidence, retried later", async () => {
     await universities(get().db, ["gone.test"]);
     sites.hold("gone.test");
     const dead = scheduler({ owner: "dead-server", leaseMs: HOUR });
@@ -214,22 +222,81 @@ describeEachDatabase("scan scheduler", (get) => {
     clock.set(at(HOUR - 1000));
     await heir.tick();
     expect(heir.state().running).toBe(0);
+    expect((await scansOf(get().db)).map((r) => r.status)).toEqual(["running"]);
     clock.set(at(HOUR));
     await heir.tick();
-    expect(heir.state().running).toBe(1);
-    // The heir stores the stale attempt as failed before it scans; then both GETs are let through.
-    await sites.arrived("gone.test", 2);
+    // Closed as failed at expiry, not scanned again before the retry delay.
+    expect(heir.state().running).toBe(0);
+    const reason = "lease expired: dead-server stopped before finishing the scan";
+    expect(heir.state().last_error).toEqual({ at: isoTimestamp(at(HOUR)), domain: "gone.test", reason });
+    const failed = await get()
+      .db.selectFrom("scans as s")
+      .innerJoin("scan_evidence as e", "e.scan_id", "s.id")
+      .select(["s.status", "s.started_at", "s.completed_at", "e.evidence"])
+      .executeTakeFirstOrThrow();
+    expect([failed.status, failed.started_at, failed.completed_at]).toEqual([
+      "failed",
+      isoTimestamp(T0),
+      isoTimestamp(at(HOUR)),
+    ]);
+    expect(JSON.parse(failed.evidence).failure_reason).toBe(reason);
+    const claim = await get().db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
+    expect([claim.owner, claim.last_status, claim.last_error, claim.last_attempt_at]).toEqual([
+      null,
+      "failed",
+      reason,
+      isoTimestamp(T0),
+    ]);
+    // The dead server's late result is not stored over the closed scan.
     sites.release("gone.test");
-    await heir.settle();
     await dead.settle();
-    const scans = await scansOf(get().db);
-    expect(scans.map((r) => [r.domain, r.status])).toEqual([
+    expect((await scansOf(get().db)).map((r) => r.status)).toEqual(["failed"]);
+    clock.set(at(DAY));
+    await heir.tick();
+    await heir.settle();
+    expect((await scansOf(get().db)).map((r) => [r.domain, r.status])).toEqual([
       ["gone.test", "failed"],
       ["gone.test", "completed"],
     ]);
-    const claim = await get().db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
-    expect(claim.owner).toBeNull();
-    expect(claim.last_status).toBe("completed");
+  });
+
+  test("with no scheduler running, closeExpiredLeases closes an orphaned scan once; status stays coherent", async () => {
+    await universities(get().db, ["flaky.test"]);
+    const rule = { everyMs: 30 * DAY, retryMs: DAY };
+    // flaky.test failed once; two days later an attempt of a server that then died (its scan left running).
+    const first = scheduler({
+      ...rule,
+      owner: "first",
+      scan: async () => failedOutcome("no answer", isoTimestamp(clock()), isoTimestamp(clock())),
+    });
+    await first.tick();
+    await first.settle();
+    clock.set(at(2 * DAY));
+    sites.hold("flaky.test");
+    const dying = scheduler({ ...rule, owner: "dying", leaseMs: HOUR });
+    await dying.tick();
+    await sites.arrived("flaky.test");
+    const during = await scanStatus(get().db, { ...rule, now: clock() });
+    expect(during.running.map((r) => [r.domain, r.started_at])).toEqual([
+      ["flaky.test", isoTimestamp(at(2 * DAY))],
+    ]);
+    // The last failure is the finished attempt's, with that attempt's own time.
+    expect(during.last_failures).toEqual([
+      { domain: "flaky.test", at: isoTimestamp(T0), reason: "no answer" },
+    ]);
+    clock.set(at(2 * DAY + HOUR));
+    const reason = "lease expired: dying stopped before finishing the scan";
+    const closed = await closeExpiredLeases(get().db, { now: clock() });
+    expect(closed.map((c) => [c.domain, c.reason])).toEqual([["flaky.test", reason]]);
+    expect(await closeExpiredLeases(get().db, { now: clock() })).toEqual([]);
+    const running = await get().db.selectFrom("scans").select("id").where("status", "=", "running").execute();
+    expect(running).toEqual([]);
+    const after = await scanStatus(get().db, { ...rule, now: clock() });
+    expect(after.running).toEqual([]);
+    expect(after.last_failures).toEqual([{ domain: "flaky.test", at: isoTimestamp(at(2 * DAY)), reason }]);
+    expect(after.failed).toBe(2);
+    sites.release("flaky.test");
+    await dying.settle();
   });
 
   test("stopping mid-scan stores the scan as failed with the reason and frees the claim", async () => {

@@ -9,7 +9,7 @@ import { runCli, type ServeProcess, startServe } from "../support/serve-process.
 /**
  * Real `unirank serve` processes scanning on one PostgreSQL database, with the real scanner, against the
  * scanner's loopback web: each due university scanned exactly once by two servers, a SIGTERM mid-scan, and a
- * SIGKILLed server's lease taken over.
+ * SIGKILLed server's attempt closed once its lease expires.
  */
 const available = await testPostgres();
 
@@ -164,7 +164,7 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
     }
   }, 60_000);
 
-  test("a SIGKILLed server's claim is taken over when its lease expires", async () => {
+  test("a SIGKILLed server's attempt is closed as failed by another server when its lease expires", async () => {
     const { url, opened } = await database("unirank_sched_kill", ["tarpit.test"]);
     try {
       const lease = ["--scan-every", "1h", "--scan-lease", "3s"];
@@ -187,9 +187,14 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
         30_000,
       );
       expect(failed.status).toBe("failed");
+      // Closed as a failed attempt: retried after the retry delay, like any failure.
       const claim = await opened.db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
-      expect(claim.owner).not.toBe(first.owner);
-      expect(claim.owner).not.toBeNull();
+      expect([claim.owner, claim.last_status, claim.last_attempt_at]).toEqual([
+        null,
+        "failed",
+        first.started_at,
+      ]);
+      expect(claim.last_error).toBe(`lease expired: ${first.owner} stopped before finishing the scan`);
       expect(heir.log()).toContain("lease expired");
       await heir.stop();
     } finally {

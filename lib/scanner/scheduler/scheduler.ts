@@ -18,6 +18,7 @@ import {
   finishClaim,
   renewLeases,
 } from "./claims.ts";
+import { closeExpiredLeases } from "./expired-leases.ts";
 
 /** Scans one university; must end (failed is fine) soon after `signal` aborts. */
 export type ScanFunction = (
@@ -163,6 +164,16 @@ export class ScanScheduler {
       this.lastRenew = now.getTime();
     }
     const rule = { now, everyMs, retryMs: this.retryMs };
+    // Attempts of servers that stopped without storing them are closed (failed) before anything is claimed.
+    for (const closed of await closeExpiredLeases(this.db, {
+      now,
+      clock: this.clock,
+      spare: this.options.owner,
+    })) {
+      this.current.failed++;
+      this.noteError(closed.domain, closed.reason);
+      this.options.log?.("warn", "scan failed", { domain: closed.domain, reason: closed.reason });
+    }
     // Nothing was due at the last look: no claim (a transaction over every university) until the recheck.
     const room =
       now.getTime() < this.quietUntil
@@ -223,14 +234,6 @@ export class ScanScheduler {
   private async run(attempt: Attempt): Promise<void> {
     const { claim, controller } = attempt;
     try {
-      if (claim.stale) {
-        const reason = `lease expired: ${claim.stale.owner} stopped before finishing the scan`;
-        await this.store(
-          claim,
-          claim.stale.attempt_id,
-          failedOutcome(reason, claim.stale.started_at ?? claim.started_at, isoTimestamp(this.clock())),
-        );
-      }
       // The scan is `running` from its claim on, moved on to completed or failed by `store`.
       await recordScanStart(
         this.db,
