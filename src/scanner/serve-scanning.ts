@@ -47,7 +47,7 @@ export function startScanning(
     probeEveryMs: config.probeEveryMs,
     leaseMs: config.scanLeaseMs,
     scan: realScan(options.settings ?? {}),
-    probe: availabilityProbe({ timeoutMs: options.settings?.requestTimeoutMs }),
+    probe: availabilityProbe(options.settings ?? {}),
     log: options.log,
   });
   let ticking: Promise<void> | null = null;

@@ -396,7 +396,7 @@ describeEachDatabase("scan scheduler", (get) => {
     const s = scheduler({
       everyMs: 12 * HOUR,
       probeEveryMs: HOUR,
-      probe: availabilityProbe({ url: sites.url }),
+      probe: availabilityProbe({ url: sites.url, allowPrivateTargets: true, delayMs: 0 }),
       scan: fixtureScan(sites, clock, calls),
     });
     for (let h = 0; h <= 12; h++) {
