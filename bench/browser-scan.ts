@@ -14,8 +14,13 @@ const arg = (name: string) => {
 const rounds = Number(arg("--rounds") ?? 2);
 const chromiumPath = arg("--chromium") ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-const fixtures = startBrowserFixtures();
-const part = browserPart({ chromiumPath, homeUrl: (d) => `http://${d}/` });
+const fixtures = await startBrowserFixtures();
+const part = browserPart({
+  chromiumPath,
+  homeUrl: (d) => `http://${d}/`,
+  resolver: fixtures.resolver,
+  allowPrivateTargets: true,
+});
 const names = ["light", "heavy", "a11y", "noviewport"] as const;
 const seconds: Record<string, number[]> = {};
 try {
@@ -36,7 +41,7 @@ try {
   }
 } finally {
   await part.close();
-  fixtures.stop();
+  await fixtures.stop();
 }
 const all = Object.values(seconds).flat();
 for (const name of names) {

@@ -32,7 +32,10 @@ export function buildCli(): Command {
   return program;
 }
 
-if (import.meta.main) {
+if (import.meta.main && process.env.UNIRANK_SCAN_PROCESS === "1") {
+  // A scan process started by `scan` or `serve` (src/scanner/scan-processes.ts), not a command.
+  (await import("./scanner/scan-process.ts")).runScanProcess();
+} else if (import.meta.main) {
   buildCli()
     .parseAsync(process.argv)
     .catch((e: unknown) => {

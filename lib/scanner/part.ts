@@ -15,6 +15,11 @@ export interface PartContext {
   userAgent: string;
   /** The home page the scan reached (after redirects), when the scanner found one. */
   homeUrl?: string;
+  /**
+   * The address the scan reaches a host at: its own resolver's answer after its address guard (the same answer
+   * for the same host within a scan); rejects with the reason for a host it may not or cannot reach.
+   */
+  address?: (host: string) => Promise<string>;
 }
 
 /** One part of a scan: measures some sub-scores of one university. Never throws for a site's or source's fault. */

@@ -7,9 +7,7 @@ import { scanTargets } from "../../lib/scanner/scan-targets.ts";
 import { closeExpiredLeases } from "../../lib/scanner/scheduler/expired-leases.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
-import { startMemorySteward } from "../memory-steward.ts";
 import { parseResolver } from "../scanner/resolver-address.ts";
-import type { ScanPart } from "../scanner/scan-university.ts";
 import { SCANNER_DEFAULTS } from "../scanner/scanner-defaults.ts";
 import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
@@ -116,7 +114,11 @@ export function registerScan(program: Command): void {
       "pause between two requests to one host (default 200)",
       positiveInt("--delay", 60_000),
     )
-    .option("--ports <http,https>", "ports for URLs without one (default 80,443; for fixtures)", parsePorts);
+    .option("--ports <http,https>", "ports for URLs without one (default 80,443; for fixtures)", parsePorts)
+    .option(
+      "--memory <mb>",
+      "resident memory one scan's process may reach before the scan fails (env UNIRANK_SCAN_MEMORY; default 512)",
+    );
   for (const [flags, description] of MEASUREMENT_OPTIONS) scan.option(flags, description);
   scan.action(async (domains: string[], opts) => {
     if (domains.length === 0 && !opts.all && opts.stale === undefined && !opts.country)
@@ -124,15 +126,13 @@ export function registerScan(program: Command): void {
     if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country))
       throw new Error("--country takes a two-letter code");
     const ca = opts.caFile ? [readFileSync(opts.caFile, "utf8")] : undefined;
-    const config = loadConfig(opts);
+    const config = loadConfig({ ...opts, scanMemory: opts.memory });
     const opened = await openDatabase(config.db);
-    // A scan makes garbage fast (pages, certificates, evidence): collected when the resident size grows.
-    const stopSteward = startMemorySteward(config.gcHeadroomMb);
     const abort = new AbortController();
     const onSignal = () => abort.abort("interrupted");
     process.on("SIGINT", onSignal);
     process.on("SIGTERM", onSignal);
-    let measurements: { parts: ScanPart[]; close(): Promise<void> } | undefined;
+    let processes: { close(): Promise<void> } | undefined;
     try {
       await migrate(opened.db);
       // Scans left running by scanning servers that stopped without storing them are closed first (as failed).
@@ -149,23 +149,35 @@ export function registerScan(program: Command): void {
       }
       // Loaded on use: other commands start without the scanner's modules.
       const { runScans } = await import("../scanner/run-scans.ts");
-      const { measurementParts } = await import("../scanner/measurement-parts.ts");
-      measurements = measurementParts(opts);
+      const { ScanProcesses } = await import("../scanner/scan-processes.ts");
+      // Each scan runs in a scan process of its own, as in `serve`; the outcomes are stored here.
+      const pool = new ScanProcesses({
+        size: Math.min(opts.concurrency, targets.length),
+        memoryMb: config.scanMemoryMb,
+        settings: {
+          resolver: opts.resolver,
+          contact: opts.contact,
+          ca,
+          allowPrivateTargets: Boolean(opts.allowPrivateTargets),
+          maxPages: opts.maxPages,
+          requestTimeoutMs: opts.timeout,
+          scanTimeoutMs: opts.scanTimeout,
+          maxBytes: opts.maxBytes,
+          delayMs: opts.delay,
+          ports: opts.ports,
+          chromium: opts.chromium,
+          sources: opts.sources,
+          openalexUrl: opts.openalexUrl,
+          wikidataUrl: opts.wikidataUrl,
+          greenwebUrl: opts.greenwebUrl,
+        },
+      });
+      processes = pool;
       const progress = reporter(targets.length, Boolean(process.stderr.isTTY));
       const failures: string[] = [];
       const summary = await runScans(opened.db, targets, {
+        scan: pool.scan,
         concurrency: opts.concurrency,
-        resolver: opts.resolver,
-        contact: opts.contact,
-        ca,
-        allowPrivateTargets: Boolean(opts.allowPrivateTargets),
-        maxPages: opts.maxPages,
-        requestTimeoutMs: opts.timeout,
-        scanTimeoutMs: opts.scanTimeout,
-        maxBytes: opts.maxBytes,
-        delayMs: opts.delay,
-        ports: opts.ports,
-        parts: measurements.parts,
         signal: abort.signal,
         onScan(t, o) {
           progress.scanned(t, o);
@@ -180,8 +192,7 @@ export function registerScan(program: Command): void {
       if (abort.signal.aborted) process.exitCode = 130;
       else if (summary.failed > 0) process.exitCode = EXIT_SCANS_FAILED;
     } finally {
-      await measurements?.close();
-      stopSteward();
+      await processes?.close();
       process.off("SIGINT", onSignal);
       process.off("SIGTERM", onSignal);
       await opened.close();

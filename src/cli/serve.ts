@@ -97,6 +97,10 @@ export function registerServe(program: Command): void {
     .option("--scan-ca-file <path>", "extra trusted CA certificates (PEM) for the scans' certificate check")
     .option("--scan-allow-private-targets", "scan sites on loopback and private addresses (tests, intranets)")
     .option(
+      "--scan-memory <mb>",
+      "resident memory one scan's process may reach before the scan fails (env UNIRANK_SCAN_MEMORY; default 512)",
+    )
+    .option(
       "--scan-ports <http,https>",
       "ports the scans use for URLs without one (default 80,443)",
       portsOption,
@@ -105,25 +109,19 @@ export function registerServe(program: Command): void {
     serve.option(flags.replace(/^--/, "--scan-"), `${description}; for the background scans`);
   serve.action(async (opts) => {
     const config = loadConfig(opts);
-    // The browser and the sources are loaded only when this server scans.
-    const measurements =
-      config.scanEveryMs > 0
-        ? (await import("../scanner/measurement-parts.ts")).measurementParts({
-            chromium: opts.scanChromium,
-            sources: opts.scanSources,
-            openalexUrl: opts.scanOpenalexUrl,
-            wikidataUrl: opts.scanWikidataUrl,
-            greenwebUrl: opts.scanGreenwebUrl,
-          })
-        : null;
     const server = await startServer(config, {
+      // Data only: the scan processes make the browser and source parts from these flags.
       scanSettings: {
-        parts: measurements?.parts,
         resolver: opts.scanResolver,
         contact: opts.scanContact,
         ca: opts.scanCaFile ? [readFileSync(opts.scanCaFile, "utf8")] : undefined,
         allowPrivateTargets: Boolean(opts.scanAllowPrivateTargets),
         ports: opts.scanPorts,
+        chromium: opts.scanChromium,
+        sources: opts.scanSources,
+        openalexUrl: opts.scanOpenalexUrl,
+        wikidataUrl: opts.scanWikidataUrl,
+        greenwebUrl: opts.scanGreenwebUrl,
       },
     });
     let stopping = false;
@@ -131,7 +129,6 @@ export function registerServe(program: Command): void {
       if (stopping) return;
       stopping = true;
       await server.stop(`server stopped (${signal})`);
-      await measurements?.close();
       process.exit(0);
     };
     process.on("SIGINT", stop("SIGINT"));

@@ -1,16 +1,19 @@
-import { chromiumPath, type SourceFlags, sourceSettings } from "../config.ts";
+import { chromiumPath, sourceSettings } from "../config.ts";
 import { browserPart } from "./browser/browser-part.ts";
+import type { SlotHolder } from "./browser/slots.ts";
+import type { MeasurementFlags } from "./scan-runner.ts";
 import type { ScanPart } from "./scan-university.ts";
 import { sourceParts } from "./sources/index.ts";
 
-/** The measurements beyond the own site: the browser (with `--chromium`) and the open-index sources (`--sources`). */
-export interface MeasurementFlags extends SourceFlags {
-  chromium?: string;
-}
-
-/** The browser part and the three source parts, as settings and environment ask; `close()` stops every Chromium. */
-export function measurementParts(flags: MeasurementFlags): { parts: ScanPart[]; close(): Promise<void> } {
-  const browser = browserPart({ chromiumPath: chromiumPath(flags.chromium) });
+/**
+ * The browser part and the three source parts, as settings and environment ask; `close()` stops every Chromium.
+ * `slots` are the browser's places when scan processes share them.
+ */
+export function measurementParts(
+  flags: MeasurementFlags,
+  slots?: SlotHolder,
+): { parts: ScanPart[]; close(): Promise<void> } {
+  const browser = browserPart({ chromiumPath: chromiumPath(flags.chromium), slots });
   const { enabled, options } = sourceSettings(flags);
   return { parts: [browser, ...sourceParts(enabled, options)], close: () => browser.close() };
 }

@@ -2,13 +2,15 @@ import { recordScanOutcome, recordScanStart } from "../../lib/scanner/record-sca
 import type { ScanOutcome, ScanTarget } from "../../lib/scanner/scan-outcome.ts";
 import type { DB } from "../../lib/schema/database.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
-import { HostQueue } from "./host-queue.ts";
-import { SCANNER_DEFAULTS } from "./scan-context.ts";
-import { type ScanOptions, scanUniversity } from "./scan-university.ts";
+import type { ScanRunner } from "./scan-runner.ts";
 
-export interface RunScansOptions extends ScanOptions {
+export interface RunScansOptions {
+  /** Runs one scan: in a scan process (`ScanProcesses.scan`), or in this process (`inProcessRunner`, tests). */
+  scan: ScanRunner;
   /** Scans at once (default 8). */
   concurrency?: number;
+  /** The clock (tests). */
+  now?: () => Date;
   /** Called after each scan is stored, with the outcome as stored. */
   onScan?: (target: ScanTarget, outcome: ScanOutcome) => void;
   signal?: AbortSignal;
@@ -33,11 +35,10 @@ export const scanSourceId = (domain: string, started: Date): string =>
 export async function runScans(
   db: DB,
   targets: ScanTarget[],
-  options: RunScansOptions = {},
+  options: RunScansOptions,
 ): Promise<RunScansSummary> {
   const t0 = performance.now();
   const summary: RunScansSummary = { completed: 0, failed: 0, skipped: 0, seconds: 0 };
-  const hosts = options.hosts ?? new HostQueue(options.delayMs ?? SCANNER_DEFAULTS.delayMs);
   const now = options.now ?? (() => new Date());
   let next = 0;
   const worker = async () => {
@@ -49,7 +50,7 @@ export async function runScans(
       const started = now();
       const attempt = { source_id: scanSourceId(domain, started), domain };
       await recordScanStart(db, attempt, isoTimestamp(started));
-      const scanned = await scanUniversity(target, { ...options, hosts, now: () => started }, options.signal);
+      const scanned = await options.scan(target, { startedAt: started }, options.signal);
       const outcome = await recordScanOutcome(db, attempt, {
         ...scanned,
         completed_at: isoTimestamp(now()),

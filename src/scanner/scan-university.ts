@@ -7,7 +7,9 @@ import { fillDerivedScores } from "../../lib/scores/derive.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
+import { HostQueue } from "./host-queue.ts";
 import { SCANNER_DEFAULTS, type ScanContext, type ScannerSettings, scanContext } from "./scan-context.ts";
+import type { ScanRunner } from "./scan-runner.ts";
 
 /** What a measurement part (browser, third-party source) gets besides the target. */
 export interface PartContext {
@@ -17,6 +19,8 @@ export interface PartContext {
   signal: AbortSignal;
   /** `observations.home.url`, for parts that load the home page themselves. */
   homeUrl?: string;
+  /** The scan's own way to a host's address (its resolver and address guard), for parts that connect. */
+  address?: (host: string) => Promise<string>;
 }
 
 /** A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. */
@@ -27,6 +31,8 @@ export interface ScanOptions extends ScannerSettings {
   parts?: ScanPart[];
   /** The clock (tests). */
   now?: () => Date;
+  /** When the scan started (default now): its stored `running` row's time. */
+  startedAt?: Date;
   /** Availability probes answered over the scan period (from the scheduler); `tech_uptime_score` is null without. */
   availability?: Availability | null;
 }
@@ -42,7 +48,7 @@ export async function scanUniversity(
   signal?: AbortSignal,
 ): Promise<ScanOutcome & { evidence: ScanEvidence }> {
   const now = options.now ?? (() => new Date());
-  const started = now();
+  const started = options.startedAt ?? now();
   const timeoutMs = options.scanTimeoutMs ?? SCANNER_DEFAULTS.scanTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
@@ -66,6 +72,7 @@ export async function scanUniversity(
     userAgent: ctx.userAgent,
     signal: combined,
     homeUrl: observations.home?.url,
+    address: ctx.address,
   };
   const partErrors: CheckPoints[] = [];
   for (const part of options.parts ?? []) {
@@ -92,4 +99,11 @@ export async function scanUniversity(
     scores,
     evidence: { observations, checks: [...all.checks, ...partErrors], unmeasured: all.unmeasured },
   };
+}
+
+/** Scans in this process, one host queue shared by its scans: what a scan process runs (and tests, to inject parts). */
+export function inProcessRunner(options: ScanOptions = {}): ScanRunner {
+  const hosts = options.hosts ?? new HostQueue(options.delayMs ?? SCANNER_DEFAULTS.delayMs);
+  return (target, { startedAt, availability }, signal) =>
+    scanUniversity(target, { ...options, hosts, startedAt, availability: availability ?? null }, signal);
 }

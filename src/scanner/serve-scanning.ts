@@ -3,28 +3,26 @@ import { type DB, type ScanFunction, ScanScheduler, type SchedulerState } from "
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { availabilityProbe } from "./availability-probe.ts";
-import { HostQueue } from "./host-queue.ts";
-import { SCANNER_DEFAULTS, type ScannerSettings } from "./scan-context.ts";
-import { type ScanPart, scanUniversity } from "./scan-university.ts";
+import { ScanProcesses } from "./scan-processes.ts";
+import type { ScanJobSettings, ScanRunner } from "./scan-runner.ts";
 
 /** This process's name on its scan leases: host, process id and a random part (unique per start). */
 export function scanOwner(): string {
   return `${hostname()}:${process.pid}:${crypto.randomUUID().slice(0, 8)}`;
 }
 
-/** The scanner's settings in `serve` (`--scan-resolver`, `--scan-ports`, …), with the browser and source parts. */
-export type ServeScanSettings = ScannerSettings & { parts?: ScanPart[] };
+/** The scanner's settings in `serve` (`--scan-resolver`, `--scan-ports`, `--scan-chromium`, …), as data. */
+export type ServeScanSettings = ScanJobSettings;
 
 /**
- * The scan function `serve` runs: the real scanner, one host queue shared by the server's scans, the
- * availability of the scan period (probes answered and made) handed over to the uptime rubric.
+ * The scan function `serve` runs: a scan run by `runner` (a scan process), given the availability of the scan
+ * period (probes answered and made) for the uptime rubric.
  */
-export function realScan(settings: ServeScanSettings): ScanFunction {
-  const hosts = settings.hosts ?? new HostQueue(settings.delayMs ?? SCANNER_DEFAULTS.delayMs);
+export function realScan(runner: ScanRunner): ScanFunction {
   return (target, { availability }, signal) =>
-    scanUniversity(
+    runner(
       target,
-      { ...settings, hosts, availability: availability.total > 0 ? availability : null },
+      { startedAt: new Date(), availability: availability.total > 0 ? availability : null },
       signal,
     );
 }
@@ -34,20 +32,30 @@ export interface ScanService {
   stop(reason: string): Promise<void>;
 }
 
-/** Starts the scheduler inside `serve`: a tick a second (never two at once), stopped with `stop`. */
+/**
+ * Starts the scheduler inside `serve`: a tick a second (never two at once), each scan in a scan process of its
+ * own (`--scan-concurrency` processes at most, each bounded by `--scan-memory`), the outcomes stored here through
+ * the one recorder. Stopped with `stop`.
+ */
 export function startScanning(
   db: DB,
-  config: Pick<Config, "scanEveryMs" | "scanConcurrency" | "probeEveryMs" | "scanLeaseMs">,
+  config: Pick<Config, "scanEveryMs" | "scanConcurrency" | "probeEveryMs" | "scanLeaseMs" | "scanMemoryMb">,
   options: { log: Logger; settings?: ServeScanSettings; tickMs?: number },
 ): ScanService {
+  const settings = options.settings ?? {};
+  const processes = new ScanProcesses({
+    size: config.scanConcurrency,
+    settings,
+    memoryMb: config.scanMemoryMb,
+  });
   const scheduler = new ScanScheduler(db, {
     owner: scanOwner(),
     everyMs: config.scanEveryMs,
     concurrency: config.scanConcurrency,
     probeEveryMs: config.probeEveryMs,
     leaseMs: config.scanLeaseMs,
-    scan: realScan(options.settings ?? {}),
-    probe: availabilityProbe(options.settings ?? {}),
+    scan: realScan(processes.scan),
+    probe: availabilityProbe(settings),
     log: options.log,
   });
   let ticking: Promise<void> | null = null;
@@ -62,6 +70,7 @@ export function startScanning(
     every_ms: config.scanEveryMs,
     concurrency: config.scanConcurrency,
     probe_every_ms: config.probeEveryMs,
+    memory_mb: config.scanMemoryMb,
   });
   return {
     state: () => scheduler.state(),
@@ -69,6 +78,7 @@ export function startScanning(
       clearInterval(timer);
       await ticking;
       await scheduler.stop(reason);
+      await processes.close();
     },
   };
 }
