@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { migrate, writeRecords } from "../lib/index.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { HOSTILE_SITES } from "../test/support/hostile-web.ts";
+import { spawnHostileWeb } from "../test/support/hostile-web-process.ts";
 import { BUN, rssOf } from "./proc.ts";
 
 /**
@@ -25,21 +26,7 @@ const seconds = arg("--seconds", 15);
 const rate = arg("--rate", 20);
 
 const dir = mkdtempSync(join(tmpdir(), "unirank-bench-hostile-"));
-const webProc = Bun.spawn([BUN, join(import.meta.dir, "hostile-web-server.ts")], {
-  stdout: "pipe",
-  stderr: "inherit",
-});
-const reader = (webProc.stdout as ReadableStream<Uint8Array>).getReader();
-let line = "";
-while (!line.includes("\n")) {
-  const { value, done } = await reader.read();
-  if (done) throw new Error("the hostile web did not start");
-  line += new TextDecoder().decode(value);
-}
-const web = JSON.parse(line) as {
-  resolver: { host: string; port: number };
-  ports: { http: number; https: number };
-};
+const web = await spawnHostileWeb();
 const scanFlags = (prefix: string) => [
   `--${prefix}resolver`,
   `${web.resolver.host}:${web.resolver.port}`,
@@ -128,6 +115,16 @@ function samplePeaks(pid: number) {
   };
 }
 
+/** Whether a scan has been stored `running` (or further) in the database at `path`. */
+async function started(path: string): Promise<boolean> {
+  const opened = await openDatabase(path);
+  try {
+    return (await opened.db.selectFrom("scans").select("id").executeTakeFirst()) !== undefined;
+  } finally {
+    await opened.close();
+  }
+}
+
 const mb = (b: number) => `${(b / 1024 / 1024).toFixed(0)} MB`;
 const ms = (x: number) => x.toFixed(1);
 
@@ -150,6 +147,8 @@ try {
       "0",
       ...scanFlags("scan-"),
     ]);
+    // Measured once the first scans are under way (and their processes started).
+    while (!(await started(scanDb))) await Bun.sleep(100);
     await Bun.sleep(2000);
     const peaks = samplePeaks(scanning.proc.pid);
     const during = await paced(scanning.url);
@@ -180,6 +179,6 @@ try {
     `unirank scan drip.test: ${out.split("\n")[0]}\n  peak RSS: the command ${mb(peak.own)}, its scan process ${peak.child ? mb(peak.child) : "none"}\n`,
   );
 } finally {
-  webProc.kill("SIGTERM");
+  await web.stop();
   rmSync(dir, { recursive: true, force: true });
 }

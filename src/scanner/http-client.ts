@@ -79,6 +79,8 @@ function framingOf(head: string, headEnd: number, method: string): { framing: Fr
 }
 
 const CRLFCRLF = Buffer.from("\r\n\r\n");
+/** Room for a response's head. */
+const HEAD_MAX_BYTES = 64 * 1024;
 const idleError = () => {};
 
 /** One secure context for every page fetch (certificates are not verified here), made on first use. */
@@ -115,7 +117,8 @@ function request(t: Target, ctx: ScanContext, fresh = false): Promise<FetchedRes
     let carry: Buffer = Buffer.alloc(0);
     let framing: Framing | null = null;
     let reusable = false;
-    const limit = ctx.maxBytes + 64 * 1024; // the body cap plus room for the head
+    // The body cap plus room for the head; a HEAD reads a head only.
+    const limit = method === "HEAD" ? HEAD_MAX_BYTES : ctx.maxBytes + HEAD_MAX_BYTES;
     const socket: Socket =
       pooled ??
       (secure

@@ -2,7 +2,6 @@ import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import type { Availability } from "../../lib/scanner/observations.ts";
 import type { ScanTarget } from "../../lib/scanner/scan-outcome.ts";
 import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
-import { startMemorySteward } from "../memory-steward.ts";
 import type { SlotHolder } from "./browser/slots.ts";
 import { measurementParts } from "./measurement-parts.ts";
 import type { ScanJobSettings } from "./scan-runner.ts";
@@ -77,7 +76,6 @@ function parentSlots(): SlotHolder & { granted(id: number): void } {
 /** Runs this process as a scan process until its parent goes away. */
 export function runScanProcess(): void {
   delete process.env[SCAN_PROCESS_ENV];
-  const stopSteward = startMemorySteward(32);
   const slots = parentSlots();
   const controllers = new Map<number, AbortController>();
   let runner: ReturnType<typeof inProcessRunner> | null = null;
@@ -104,12 +102,11 @@ export function runScanProcess(): void {
       } finally {
         controllers.delete(message.id);
       }
-    } else if (message.type === "abort") controllers.get(message.id)?.abort(new Error(message.reason));
+    } else if (message.type === "abort") controllers.get(message.id)?.abort(message.reason);
     else if (message.type === "slot-granted") slots.granted(message.id);
   });
   process.on("disconnect", () => {
     for (const c of controllers.values()) c.abort(new Error("the scanning process went away"));
-    stopSteward();
     void close().finally(() => process.exit(0));
   });
 }

@@ -4,7 +4,8 @@ import { join } from "node:path";
 import { migrate, writeRecords } from "../../lib/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
-import { HOSTILE_SITES, type HostileWeb, startHostileWeb } from "../support/hostile-web.ts";
+import { HOSTILE_SITES } from "../support/hostile-web.ts";
+import { type HostileWebProcess, spawnHostileWeb } from "../support/hostile-web-process.ts";
 import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
 
 /**
@@ -14,22 +15,22 @@ import { runCli, type ServeProcess, startServe } from "../support/serve-process.
  * its scan fails, saying so.
  */
 
-let web: HostileWeb;
+let web: HostileWebProcess;
 let dir: string;
 const running: ServeProcess[] = [];
 let webArgs: string[] = [];
 
 beforeAll(async () => {
-  web = await startHostileWeb();
+  web = await spawnHostileWeb();
   dir = tempDir("unirank-hostile-");
   webArgs = [`${web.resolver.host}:${web.resolver.port}`, `${web.ports.http},${web.ports.https}`];
 }, 60_000);
 
 afterAll(async () => {
   await Promise.all(running.map((s) => s.stop()));
-  await web?.close();
+  await web?.stop();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 60_000);
 
 async function database(name: string, domains: readonly string[]) {
   const path = join(dir, `${name}.db`);
@@ -76,13 +77,9 @@ test("while serve scans the hostile sites, its API answers as fast as a server t
   const quietDb = await database("quiet", HOSTILE_SITES);
   const { path, opened } = await database("serve", HOSTILE_SITES);
   try {
-    // The machine's own tail, measured alike: a server on the same data that does not scan.
+    // The machine's own tail, measured at the same moments: a server on the same data that does not scan.
     const quiet = await startServe(serveArgs(quietDb.path));
     running.push(quiet);
-    const url = (s: ServeProcess) => `${s.url}/api/v1/universities?per_page=5`;
-    await paced(url(quiet), 20, 2);
-    const quietTimes = await paced(url(quiet), 20, 15);
-    await quiet.stop();
     const s = await startServe([
       ...serveArgs(path),
       "--scan-every",
@@ -105,26 +102,30 @@ test("while serve scans the hostile sites, its API answers as fast as a server t
         .select(["u.domain", "s.status"])
         .where("s.status", "!=", "running")
         .execute();
-    const hitsBefore = new Map(HOSTILE_SITES.map((site) => [site, web.hits.get(site) ?? 0]));
+    const hitsBefore = new Map(HOSTILE_SITES.map((site) => [site, web.hits(site)]));
     const deadline = Date.now() + 60_000;
-    while ((web.hits.get("drip.test") ?? 0) === hitsBefore.get("drip.test") && Date.now() < deadline)
+    while (web.hits("drip.test") === hitsBefore.get("drip.test") && Date.now() < deadline)
       await Bun.sleep(50);
-    await paced(url(s), 20, 2);
+    const path_ = "/api/v1/universities?per_page=5";
+    await Promise.all([paced(`${quiet.url}${path_}`, 20, 2), paced(`${s.url}${path_}`, 20, 2)]);
     const cpu0 = cpuSeconds(s.proc.pid);
     const t0 = performance.now();
-    const times = await paced(url(s), 20, 15);
+    const [quietTimes, times] = await Promise.all([
+      paced(`${quiet.url}${path_}`, 20, 15),
+      paced(`${s.url}${path_}`, 20, 15),
+    ]);
     const serveCpuShare = (cpuSeconds(s.proc.pid) - cpu0) / ((performance.now() - t0) / 1000);
     console.log(
-      `[hostile scans] ${times.length} requests at 20/s (ms): without scanning p50 ${quietTimes[150]?.toFixed(1)} ` +
-        `p99 ${p99(quietTimes).toFixed(1)}; while scanning p50 ${times[150]?.toFixed(1)} p99 ${p99(times).toFixed(1)} ` +
-        `max ${times.at(-1)?.toFixed(1)}; serve's own CPU ${(100 * serveCpuShare).toFixed(0)} % of a core`,
+      `[hostile scans] ${times.length} requests at 20/s to each server (ms): not scanning p50 ${quietTimes[150]?.toFixed(1)} ` +
+        `p99 ${p99(quietTimes).toFixed(1)}; scanning p50 ${times[150]?.toFixed(1)} p99 ${p99(times).toFixed(1)} ` +
+        `max ${times.at(-1)?.toFixed(1)}; the scanning server's own CPU ${(100 * serveCpuShare).toFixed(0)} % of a core`,
     );
     // The hostile sites were being scanned the whole time, in the scan processes: not by serve's thread.
-    for (const site of HOSTILE_SITES)
-      expect(web.hits.get(site) ?? 0).toBeGreaterThan(hitsBefore.get(site) ?? 0);
+    for (const site of HOSTILE_SITES) expect(web.hits(site)).toBeGreaterThan(hitsBefore.get(site) ?? 0);
     expect(serveCpuShare).toBeLessThan(0.1);
     // The target, p99 < 50 ms, on top of what this machine gives a server that does not scan.
     expect(p99(times)).toBeLessThan(50 + p99(quietTimes));
+    await quiet.stop();
     // Each hostile site is read up to the byte cap and scored.
     const done = Date.now() + 90_000;
     let rows = await finished();
@@ -170,6 +171,39 @@ test("a scan process past its memory bound is stopped and its scan fails, saying
       { domain: "calm.test", status: "completed" },
       { domain: "nested.test", status: "failed" },
     ]);
+  } finally {
+    await opened.close();
+  }
+}, 120_000);
+
+test("unirank scan interrupted: the scan in its scan process stops and is stored as failed, exit 130", async () => {
+  const { path, opened } = await database("interrupted", ["drip.test"]);
+  try {
+    const hits = web.hits("drip.test");
+    const proc = Bun.spawn(
+      [
+        "bun",
+        "src/cli.ts",
+        "scan",
+        "drip.test",
+        "--db",
+        path,
+        "--resolver",
+        webArgs[0] as string,
+        "--ports",
+        webArgs[1] as string,
+        "--allow-private-targets",
+      ],
+      { cwd: join(import.meta.dir, "..", ".."), stdout: "pipe", stderr: "pipe" },
+    );
+    const deadline = Date.now() + 60_000;
+    while (web.hits("drip.test") === hits && Date.now() < deadline) await Bun.sleep(50);
+    proc.kill("SIGINT");
+    const [code, out] = await Promise.all([proc.exited, new Response(proc.stdout).text()]);
+    expect(code).toBe(130);
+    expect(out).toContain("drip.test: scan stopped: interrupted");
+    const scan = await opened.db.selectFrom("scans").select("status").executeTakeFirstOrThrow();
+    expect(scan.status).toBe("failed");
   } finally {
     await opened.close();
   }
