@@ -38,6 +38,13 @@ export {
 } from "./db/capabilities.ts";
 // The database: a PGlite dialect, the schema, migrations.
 export { PGliteDialect, type PGliteLike } from "./db/pglite-dialect.ts";
+// Storage faults: the error a database adapter throws for them (answered with 503), and how adapters tell them.
+export {
+  classifyStorageErrors,
+  postgresUnavailable,
+  StorageUnavailableError,
+  sqliteUnavailable,
+} from "./db/storage-errors.ts";
 export { type ErrorCode, type ErrorDetail, isUnirankError, UnirankError } from "./errors.ts";
 // Import: NDJSON/CSV streams or record objects, validated, written in batches.
 export {

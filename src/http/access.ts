@@ -18,6 +18,7 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import { HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { ApiVersion } from "./route.ts";
 
@@ -62,7 +63,7 @@ export interface PeerSource {
 export interface AccessGate {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
-  /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
+  /** Throws the error to answer with (400 and 401 `UnirankError`, 429 `HttpError`) or resolves when the request may proceed. */
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
@@ -253,7 +254,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
           headers["Retry-After"] = String(decision.retryAfter);
-          throw new UnirankError(
+          throw new HttpError(
             "RATE_LIMITED",
             `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
           );

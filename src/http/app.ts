@@ -11,6 +11,7 @@ import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
 import { withDocs } from "./docs.ts";
+import { HttpError } from "./error-status.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
@@ -122,7 +123,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     if (known) {
       return fail(
         rc,
-        new UnirankError("METHOD_NOT_ALLOWED", `${method} is not allowed; use GET, HEAD or OPTIONS`),
+        new HttpError("METHOD_NOT_ALLOWED", `${method} is not allowed; use GET, HEAD or OPTIONS`),
         { Allow: ALLOW },
       );
     }
