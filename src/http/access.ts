@@ -5,7 +5,6 @@ import {
   RATE_WINDOW_SECONDS,
   type RateLimitDecision,
 } from "../../lib/access/rate-limiter.ts";
-import { createViewTokens, type IssuedViewToken, type ViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
@@ -21,6 +20,7 @@ import {
 import { HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { ApiVersion } from "./route.ts";
+import { createViewTokens, type IssuedViewToken, type ViewTokens } from "./view-tokens.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to

@@ -1,5 +1,4 @@
 import { type TObject, Type } from "@sinclair/typebox";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   DistributionMetaSchema,
   DistributionParams,
@@ -14,6 +13,7 @@ import {
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
+import { createViewTokens } from "./view-tokens.ts";
 
 type V2Route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
   r: Omit<RouteDefinition<P, Q>, "version" | "tags">,

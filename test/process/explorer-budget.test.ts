@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import { migrate } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { createAccessGuard } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
+import { createViewTokens } from "../../src/http/view-tokens.ts";
 import { tempDir } from "../support/databases.ts";
 import { testContext } from "../support/fixtures-app.ts";
 import { type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";

@@ -1,5 +1,5 @@
-import { hmacSha256 } from "../text/sha256.ts";
-import { safeEqual } from "./api-key-format.ts";
+import { safeEqual } from "../../lib/access/api-key-format.ts";
+import { hmacSha256 } from "../../lib/text/sha256.ts";
 
 const base64url = (bytes: Uint8Array): string =>
   btoa(String.fromCharCode(...bytes))
