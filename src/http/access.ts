@@ -72,8 +72,12 @@ export interface AccessGate {
 export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
-  /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
-  open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /**
+   * Starts one request's passage; the request context knows its target and how to find its socket peer.
+   * `countsEveryCall`: the route's calls are always counted, never admitted by a view token (the request that
+   * issues one).
+   */
+  open(rc: RequestContext, version: ApiVersion, countsEveryCall?: boolean): AccessGate;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -82,9 +86,6 @@ export interface AccessGuard {
   /** A new explorer view token (the request that asks for it has been counted already). */
   issueViewToken(): IssuedViewToken;
 }
-
-/** The explorer's token request: it always counts, token or not. */
-const VIEW_TOKEN_PATH = "/api/v2/explorer/view";
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -167,7 +168,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
+  const open = (rc: RequestContext, version: ApiVersion, countsEveryCall = false): AccessGate => {
     const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
@@ -238,7 +239,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           if (anonymousLimit <= 0) return;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !countsEveryCall) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);

@@ -191,7 +191,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     if (found === null || (method !== "GET" && method !== "HEAD")) return unrouted(rc, found !== null);
     const { route, params } = found;
     // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
-    const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route.version);
+    const gate =
+      route.version === "none" ? undefined : ctx.access?.open(rc, route.version, route.countsEveryCall);
     const response = await respond(route, rc, params, gate);
     gate?.close(response);
     return response;
