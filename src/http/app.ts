@@ -6,7 +6,6 @@ import {
   type RawParams,
   UnirankError,
 } from "../../lib/index.ts";
-import { parseQueryString } from "../../lib/params/query-string.ts";
 import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
@@ -15,6 +14,7 @@ import { HttpError } from "./error-status.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
+import { parseQueryString } from "./query-string.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
 import { type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
