@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { type AuditRecord, type DB, migrate, readAudit } from "../../lib/index.ts";
-import { parseTimestamp } from "../../lib/time/format.ts";
+import { type AuditRecord, type DB, migrate, parseTimestamp, readAudit } from "../../lib/index.ts";
 import { loadConfig } from "../config.ts";
 import { openAccessState, openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP } from "./options.ts";

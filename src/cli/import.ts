@@ -9,7 +9,7 @@ import {
   importRecords,
   migrate,
 } from "../../lib/index.ts";
-import { fileSource } from "../../lib/node/file-source.ts";
+import { fileSource } from "../../lib/node/index.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";

@@ -1,6 +1,5 @@
 import type { Command } from "commander";
-import { importRegistry, migrate } from "../../lib/index.ts";
-import { isCountryCode } from "../../lib/write/country-codes.ts";
+import { importRegistry, isCountryCode, migrate } from "../../lib/index.ts";
 import { loadConfig } from "../config.ts";
 import { displayLocation, openDatabase } from "../db/open.ts";
 import { readRegistry } from "../registry-data.ts";

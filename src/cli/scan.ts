@@ -1,14 +1,12 @@
 import { readFileSync } from "node:fs";
 import cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
-import { migrate } from "../../lib/migrations/migrate.ts";
-import type { ScanOutcome, ScanTarget } from "../../lib/scanner/scan-outcome.ts";
-import { scanTargets } from "../../lib/scanner/scan-targets.ts";
+import { migrate, type ScanOutcome, type ScanTarget, scanTargets } from "../../lib/index.ts";
+import type { ScanPart } from "../../lib/scanner/index.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { startMemorySteward } from "../memory-steward.ts";
 import { parseResolver } from "../scanner/resolver-address.ts";
-import type { ScanPart } from "../scanner/scan-university.ts";
 import { SCANNER_DEFAULTS } from "../scanner/scanner-defaults.ts";
 import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";

@@ -1,8 +1,7 @@
 import { createWriteStream } from "node:fs";
 import type { Command } from "commander";
-import { migrate, writeRecords } from "../../lib/index.ts";
-import { generateDataset } from "../../lib/seed/generate.ts";
-import { parseTimestamp } from "../../lib/time/format.ts";
+import { migrate, parseTimestamp, writeRecords } from "../../lib/index.ts";
+import { generateDataset } from "../../lib/seed/index.ts";
 import { loadConfig } from "../config.ts";
 import { displayLocation, openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import {
   addReceiver,
   type DB,
+  type DeliveryStatus,
   deliveryAttempts,
   listDeliveries,
   listReceivers,
@@ -11,9 +12,7 @@ import {
   removeReceiver,
   setReceiverActive,
 } from "../../lib/index.ts";
-import { refuseReceiverUrl } from "../../lib/node/address-guard.ts";
-import { runDeliveryPass } from "../../lib/node/dispatcher.ts";
-import type { DeliveryStatus } from "../../lib/schema/webhook-tables.ts";
+import { refuseReceiverUrl, runDeliveryPass } from "../../lib/node/index.ts";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/open.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";

@@ -1,19 +1,19 @@
-import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../lib/access/audit-log.ts";
-import { clientGroup, resolveClientIp, trustedProxies } from "../../lib/access/client-ip.ts";
-import {
-  consumeRateLimit,
-  RATE_WINDOW_SECONDS,
-  type RateLimitDecision,
-} from "../../lib/access/rate-limiter.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
   authenticate,
   type Clock,
+  clientGroup,
+  consumeRateLimit,
   createAuditLog,
   type DB,
+  DEFAULT_AUDIT_RETENTION_DAYS,
   isUnirankError,
   pruneAccessState,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+  resolveClientIp,
+  trustedProxies,
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
@@ -41,8 +41,6 @@ export interface AccessSettings {
   anonymousLimit?: number;
   /** Proxies (addresses or CIDRs, IPv4/IPv6) whose `X-Forwarded-For` is believed. Default none. */
   trustProxy?: readonly string[];
-  /** The socket peer of a request; adapters provide it (Bun: `server.requestIP(request)`). */
-  peerAddress?: (request: Request) => string | undefined;
   /** Days audit rows are kept; 0 keeps them forever. Default 90. */
   auditRetentionDays?: number;
   /** An audit writer to use (default: a buffered one on `db`). */
@@ -52,11 +50,6 @@ export interface AccessSettings {
   log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
   /** Explorer view tokens (default: 24 calls within 120 s each, a secret of this process). */
   viewTokens?: ViewTokens;
-}
-
-/** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
-export interface PeerSource {
-  requestIP?(request: Request): { address: string } | null;
 }
 
 /** One request's passage through access control. */
@@ -176,11 +169,8 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     let keySupplied = false;
     let key: AuthenticatedKey | null = null;
     let clientIp: string | null = null;
-    const peer = (): string | undefined => {
-      return rc.peer() ?? settings.peerAddress?.(request);
-    };
     const ipOf = () => {
-      clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
+      clientIp ??= resolveClientIp(rc.peer(), request.headers.get("x-forwarded-for"), isTrusted);
       return clientIp;
     };
 

@@ -4,13 +4,13 @@ import {
   DistributionParams,
   DistributionSchema,
   IdParams,
+  isoTimestamp,
   PageMetaSchema,
   ScanHistoryParams,
   ScanHistorySchema,
   scanHistory,
   scoreDistribution,
 } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
 import { createViewTokens } from "./view-tokens.ts";

@@ -1,7 +1,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
-import { DEFAULT_KEY_RATE_LIMIT } from "../../lib/access/api-keys.ts";
 import {
   CATEGORY_NAMES,
+  DEFAULT_KEY_RATE_LIMIT,
   LatestScoresSchema,
   PageMetaSchema,
   ScanSummarySchema,

@@ -1,5 +1,4 @@
-import { type ErrorDetail, isUnirankError, StorageUnavailableError } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
+import { type ErrorDetail, isoTimestamp, isUnirankError, StorageUnavailableError } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import { type ApiErrorCode, HTTP_STATUS, HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";

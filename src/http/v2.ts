@@ -4,6 +4,7 @@ import {
   getScan,
   getUniversity,
   IdParams,
+  isoTimestamp,
   LeaderboardMetaSchema,
   LeaderboardParams,
   LeaderboardSchema,
@@ -24,7 +25,6 @@ import {
   UniversityDetailSchema,
   UniversityListSchema,
 } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";

@@ -1,6 +1,6 @@
+import type { ScanPart } from "../../lib/scanner/index.ts";
 import { chromiumPath, type SourceFlags, sourceSettings } from "../config.ts";
 import { browserPart } from "./browser/browser-part.ts";
-import type { ScanPart } from "./scan-university.ts";
 import { sourceParts } from "./sources/index.ts";
 
 /** The measurements beyond the own site: the browser (with `--chromium`) and the open-index sources (`--sources`). */

@@ -1,11 +1,12 @@
 import { hostname } from "node:os";
 import { type DB, type ScanFunction, ScanScheduler, type SchedulerState } from "../../lib/index.ts";
+import type { ScanPart } from "../../lib/scanner/index.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { availabilityProbe } from "./availability-probe.ts";
 import { HostQueue } from "./host-queue.ts";
 import { SCANNER_DEFAULTS, type ScannerSettings } from "./scan-context.ts";
-import { type ScanPart, scanUniversity } from "./scan-university.ts";
+import { scanUniversity } from "./scan-university.ts";
 
 /** This process's name on its scan leases: host, process id and a random part (unique per start). */
 export function scanOwner(): string {

@@ -131,3 +131,66 @@ test("the HTTP core, the fetch handler and the server reach no Elysia: only the 
   }
   expect(packagesOf("src/elysia.ts")).toContain("elysia");
 });
+
+/** The core's public indexes: one per package subpath (package.json `exports`). */
+const PUBLIC_INDEXES = [
+  "lib/index.ts",
+  "lib/node/index.ts",
+  "lib/scanner/index.ts",
+  "lib/seed/index.ts",
+  "lib/webhooks/receiver.ts",
+];
+
+/**
+ * Where the adapters reach past the public indexes into the core, each for a named reason. Anything else in `src/`
+ * imports the core as an embedder would.
+ */
+const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
+  "src/http/spliced-json/": {
+    files: [
+      "lib/db/generation-memo.ts",
+      "lib/queries/leaderboard.ts",
+      "lib/queries/rank.ts",
+      "lib/queries/ranked-details.ts",
+      "lib/queries/rankings.ts",
+    ],
+    why: "the spliced JSON of rankings is built from the core's ranking internals, per data generation",
+  },
+  "src/http/app.ts": {
+    files: ["lib/db/generation.ts"],
+    why: "the response cache keys its entries by the data generation",
+  },
+  "src/server.ts": {
+    files: ["lib/db/generation.ts"],
+    why: "the server sets how long a write by another process may go unseen (--data-window)",
+  },
+};
+
+test("the public indexes say what they export: no `export *`", () => {
+  const star = PUBLIC_INDEXES.filter((f) => /^\s*export\s*\*/m.test(readFileSync(join(ROOT, f), "utf8")));
+  expect(star).toEqual([]);
+});
+
+test("the adapters reach the core only through its public indexes, or for a named reason", () => {
+  const allowed = (file: string, target: string) =>
+    PUBLIC_INDEXES.includes(target) ||
+    Object.entries(CORE_INTERNALS_USED).some(
+      ([where, { files }]) => (file === where || file.startsWith(where)) && files.includes(target),
+    );
+  const past = [...fileGraph].flatMap(([file, targets]) =>
+    file.startsWith("src/")
+      ? [...targets].filter((t) => t.startsWith("lib/") && !allowed(file, t)).map((t) => `${file} → ${t}`)
+      : [],
+  );
+  expect(past).toEqual([]);
+  // Every exception is still needed.
+  for (const [where, { files }] of Object.entries(CORE_INTERNALS_USED)) {
+    const used = [...fileGraph]
+      .filter(([file]) => file === where || file.startsWith(where))
+      .flatMap(([, targets]) => [...targets]);
+    expect(
+      files.filter((f) => !used.includes(f)),
+      where,
+    ).toEqual([]);
+  }
+});

@@ -5,12 +5,12 @@ import {
   BROWSER_SCORES,
   type BrowserObservations,
   type PartContext,
-  type PartTarget,
+  type ScanTarget,
+  type ScoredPart,
   scoreBrowserObservations,
   siteHost,
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
-import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { firstLine, launchChromium, onlySiteResolverRule } from "./chromium.ts";
 import { DESKTOP, loadPage, MOBILE, readMobileLayout } from "./measure.ts";
 import { runAxe } from "./page-scripts.ts";
@@ -31,7 +31,7 @@ export interface BrowserPartOptions {
 
 /** A browser part: measures the five browser sub-scores; `close()` waits for every Chromium to stop. */
 export interface BrowserPart {
-  (target: PartTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
+  (target: ScanTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
   close(): Promise<void>;
 }
 
@@ -99,7 +99,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     return { ...scoreBrowserObservations(observations), observations };
   };
 
-  const part = (async (target: PartTarget, context: PartContext) => {
+  const part = (async (target: ScanTarget, context: PartContext) => {
     if (!options.chromiumPath) return none(NO_CHROMIUM);
     if (!(await slots.acquire(context.signal))) return none(ABORTED);
     let b: Browser | null = null;
