@@ -2,7 +2,6 @@ import { existsSync } from "node:fs";
 import { setGenerationWindow } from "../lib/db/generation.ts";
 import { migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/index.ts";
-import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
@@ -15,8 +14,7 @@ import type { AppContext } from "./http/context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
-
-export const VERSION: string = pkg.version;
+import { VERSION } from "./version.ts";
 
 /**
  * Opens and migrates. A new database is filled with the demo data: a SQLite file that did not exist yet, or a

@@ -194,3 +194,40 @@ test("the adapters reach the core only through its public indexes, or for a name
     ).toEqual([]);
   }
 });
+
+/** Files and packages a file loads when it runs: its static imports that are not type-only, followed through. */
+function staticReach(entry: string): { files: string[]; packages: string[] } {
+  const VALUE_IMPORT =
+    /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+["']([^"']+)["']|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const m of readFileSync(join(ROOT, file), "utf8").matchAll(VALUE_IMPORT)) {
+      const spec = (m[1] ?? m[2]) as string;
+      if (!spec.startsWith(".")) packages.add(spec);
+      else if (spec.endsWith(".ts")) visit(relative(ROOT, resolve(ROOT, dirname(file), spec)));
+    }
+  };
+  visit(entry);
+  return { files: [...files].sort(), packages: [...packages].sort() };
+}
+
+test("`unirank --help` and `--version` load no server, HTTP, database or core code: commands load what they run", () => {
+  const { files, packages } = staticReach("src/cli.ts");
+  expect(files.length).toBeGreaterThan(5);
+  const heavy = files.filter(
+    (f) =>
+      f.startsWith("lib/") ||
+      f.startsWith("explorer/") ||
+      /^src\/(http|db)\//.test(f) ||
+      f === "src/server.ts" ||
+      f === "src/config.ts" ||
+      (f.startsWith("src/scanner/") &&
+        f !== "src/scanner/scanner-defaults.ts" &&
+        f !== "src/scanner/resolver-address.ts"),
+  );
+  expect(heavy).toEqual([]);
+  expect(packages.filter((p) => !p.startsWith("node:") && p !== "commander")).toEqual([]);
+});
