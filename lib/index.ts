@@ -148,6 +148,7 @@ export {
 } from "./queries/scan-history.ts";
 export {
   type DistributionBin,
+  type DistributionMeta,
   DistributionMetaSchema,
   DistributionSchema,
   type ScoreDistributionInput,
