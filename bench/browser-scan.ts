@@ -5,6 +5,7 @@
  *   bun bench/browser-scan.ts [--rounds N] [--chromium PATH]
  */
 import { browserPart } from "../src/scanner/browser/browser-part.ts";
+import { guardedLookup } from "../src/scanner/scan-context.ts";
 import { startBrowserFixtures } from "../test/support/browser-fixtures.ts";
 
 const arg = (name: string) => {
@@ -18,8 +19,7 @@ const fixtures = await startBrowserFixtures();
 const part = browserPart({
   chromiumPath,
   homeUrl: (d) => `http://${d}/`,
-  resolver: fixtures.resolver,
-  allowPrivateTargets: true,
+  lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
 });
 const names = ["light", "heavy", "a11y", "noviewport"] as const;
 const seconds: Record<string, number[]> = {};

@@ -1,11 +1,13 @@
 /**
  * unirank's public core (`import … from "unirank"`): the schema and its migrations, the query functions and
- * their parameter and response schemas, the score catalogue, import, API keys, the audit log and webhook
- * receivers. Runtime-neutral: no file system, DNS or sockets (those are in `unirank/node`); the demo data
- * generator is `unirank/seed`, the receiving side of webhooks `unirank/webhooks`. Documented in docs/embedding.md.
+ * their parameter and response schemas, the score catalogue, import, storing scans and the scan scheduler, API
+ * keys, the audit log and webhook receivers. Runtime-neutral: no file system, DNS or sockets (those are in
+ * `unirank/node`); the scanner's pure side is `unirank/scanner`, the demo data generator `unirank/seed`, the
+ * receiving side of webhooks `unirank/webhooks`. Every name is listed on purpose (docs/embedding.md); what is not
+ * listed is internal and may change.
  */
 
-// Access control: API keys, request signatures, the audit log.
+// Access control: API keys, rate limits, client addresses, request signatures, the audit log.
 export {
   type ApiKeyInfo,
   type AuthenticatedKey,
@@ -13,6 +15,7 @@ export {
   type CreatedKey,
   type CreateKeyInput,
   createKey,
+  DEFAULT_KEY_RATE_LIMIT,
   listKeys,
   revokeKey,
 } from "./access/api-keys.ts";
@@ -21,12 +24,16 @@ export {
   type AuditLogOptions,
   type AuditRecord,
   createAuditLog,
+  DEFAULT_AUDIT_RETENTION_DAYS,
   pruneAudit,
   type ReadAuditOptions,
   readAudit,
 } from "./access/audit-log.ts";
+export { clientGroup, resolveClientIp, trustedProxies } from "./access/client-ip.ts";
 export { pruneAccessState } from "./access/prune-access.ts";
+export { consumeRateLimit, RATE_WINDOW_SECONDS, type RateLimitDecision } from "./access/rate-limiter.ts";
 export {
+  SIGNATURE_SKEW_SECONDS,
   signRequest,
   type VerifySignatureInput,
   verifyRequestSignature,
@@ -36,8 +43,15 @@ export {
   type DatabaseCapabilities,
   UnsupportedDatabaseError,
 } from "./db/capabilities.ts";
-// The database: a PGlite dialect, the schema, migrations.
+// The database: unirank's PGlite dialect (one connection handed out exclusively, so transactions never interleave).
 export { PGliteDialect, type PGliteLike } from "./db/pglite-dialect.ts";
+// Storage faults: the error a database adapter throws for them (answered with 503), and how adapters tell them.
+export {
+  classifyStorageErrors,
+  postgresUnavailable,
+  StorageUnavailableError,
+  sqliteUnavailable,
+} from "./db/storage-errors.ts";
 export { type ErrorCode, type ErrorDetail, isUnirankError, UnirankError } from "./errors.ts";
 // Import: NDJSON/CSV streams or record objects, validated, written in batches.
 export {
@@ -52,7 +66,7 @@ export {
 } from "./import/import-records.ts";
 export { formatOfName, type ImportFormat, type ImportSource } from "./import/sources.ts";
 export { migrateAccessState } from "./migrations/access-state.ts";
-export { MIGRATIONS, type MigrateResult, migrate } from "./migrations/migrate.ts";
+export { type MigrateResult, migrate } from "./migrations/migrate.ts";
 // Parameters: TypeBox schemas per operation, and the parser that validates raw (string) input against them.
 export {
   CategoryParams,
@@ -61,9 +75,7 @@ export {
   IdParams,
   LeaderboardParams,
   ListUniversitiesParams,
-  ListUniversitiesV2Params,
   RankingsParams,
-  RankingsV2Params,
   RegressionsParams,
   ScanDiffParams,
   ScanHistoryParams,
@@ -93,7 +105,37 @@ export {
 export { listUniversities } from "./queries/list-universities.ts";
 export { type RankingEntry, rankings } from "./queries/rankings.ts";
 export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
-export * from "./queries/response-schemas.ts";
+// The TypeBox schemas of what the queries return (each operation's `data`); result types derive from them.
+export {
+  CategorySchema,
+  ComparisonListSchema,
+  ExportSchema,
+  HealthSchema,
+  type LatestScanRef,
+  LatestScanRefSchema,
+  LatestScoresSchema,
+  LeaderboardEntrySchema,
+  LeaderboardMetaSchema,
+  LeaderboardSchema,
+  PageMetaSchema,
+  type RankingComposites,
+  RankingCompositesSchema,
+  RankingEntrySchema,
+  RankingListSchema,
+  RegressionListSchema,
+  RegressionsMetaSchema,
+  ScanDetailSchema,
+  ScanDiffSchema,
+  ScanStatusSchema,
+  ScanSummarySchema,
+  ScoreNameSchema,
+  ScoresSchema,
+  StatsSchema,
+  UniversityDetailSchema,
+  UniversityListSchema,
+  UniversityRefSchema,
+  UniversitySchema,
+} from "./queries/response-schemas.ts";
 export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
 export { scanEvidence } from "./queries/scan-evidence.ts";
 // The explorer's two queries: a university's scan history and a score's distribution.
@@ -106,6 +148,7 @@ export {
 } from "./queries/scan-history.ts";
 export {
   type DistributionBin,
+  type DistributionMeta,
   DistributionMetaSchema,
   DistributionSchema,
   type ScoreDistributionInput,
@@ -129,6 +172,7 @@ export {
   type ScanAttempt,
 } from "./scanner/record-scan.ts";
 export { failedOutcome, type ScanOutcome, type ScanTarget } from "./scanner/scan-outcome.ts";
+export { scanTargets, type TargetQuery } from "./scanner/scan-targets.ts";
 export type { ProbeResult } from "./scanner/scheduler/availability-probes.ts";
 export {
   type ClosedAttempt,
@@ -145,6 +189,7 @@ export {
   type SchedulerState,
 } from "./scanner/scheduler/scheduler.ts";
 export type { Database, DB, ScanStatus, ScoreColumn } from "./schema/database.ts";
+export type { DeliveryStatus } from "./schema/webhook-tables.ts";
 // Scores: the catalogue of the 34 scores, their advice and how the composites derive.
 export { ADVICE } from "./scores/advice.ts";
 export {
@@ -169,7 +214,8 @@ export {
   type SubScoreName,
 } from "./scores/catalogue.ts";
 export { deriveScores, type ScoreMap } from "./scores/derive.ts";
-export type { Clock } from "./time/format.ts";
+// Time: the contract's timestamp forms and the injectable clock.
+export { type Clock, isoTimestamp, parseTimestamp } from "./time/format.ts";
 // Webhooks, the sending side: receivers, their deliveries (the worker that sends them is in `unirank/node`).
 export {
   type Delivery,
@@ -183,8 +229,8 @@ export {
   EVENT_HEADER,
   type ScanCompletedEvent,
   SIGNATURE_HEADER,
-  sign as signWebhookBody,
-  verify as verifyWebhookSignature,
+  signWebhookBody,
+  verifyWebhookSignature,
   type WebhookEvent,
 } from "./webhooks/receiver.ts";
 export {
@@ -195,7 +241,7 @@ export {
   removeReceiver,
   setReceiverActive,
 } from "./webhooks/receivers.ts";
-export { type IngestCounts, type IngestPolicy, IngestWriter } from "./write/ingest-writer.ts";
+export { isCountryCode } from "./write/country-codes.ts";
 export type { IngestRecord, ScanRecord, UniversityRecord } from "./write/records.ts";
 export { roundScore } from "./write/score-precision.ts";
 export {

@@ -1,34 +1,16 @@
 #!/usr/bin/env bun
 import { Command } from "commander";
-import { registerAudit } from "./cli/audit.ts";
-import { registerImport } from "./cli/import.ts";
-import { registerKeys } from "./cli/keys.ts";
-import { registerMigrate } from "./cli/migrate.ts";
-import { registerRegistry } from "./cli/registry.ts";
-import { registerScan } from "./cli/scan.ts";
-import { registerScanStatus } from "./cli/scan-status.ts";
-import { registerSeed } from "./cli/seed.ts";
-import { registerServe } from "./cli/serve.ts";
-import { registerWebhooks } from "./cli/webhooks.ts";
-import { VERSION } from "./server.ts";
+import { COMMANDS } from "./cli/commands.ts";
+import { VERSION } from "./version.ts";
 
-/** The `unirank` command. */
+/** The `unirank` command: the table of commands, each loading what it runs when it runs. */
 export function buildCli(): Command {
   const program = new Command("unirank")
     .description("unirank: read-only API about scanned university web presence")
     .version(VERSION)
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
-  registerServe(program);
-  registerScan(program);
-  registerScanStatus(program);
-  registerSeed(program);
-  registerMigrate(program);
-  registerKeys(program);
-  registerAudit(program);
-  registerImport(program);
-  registerWebhooks(program);
-  registerRegistry(program);
+  for (const command of COMMANDS) command.register(program);
   return program;
 }
 

@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { setGenerationWindow } from "../lib/db/generation.ts";
 import { migrate } from "../lib/index.ts";
-import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
-import pkg from "../package.json" with { type: "json" };
+import { startDeliveryWorker } from "../lib/node/index.ts";
 import type { Config } from "./config.ts";
 import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
@@ -10,12 +9,12 @@ import { hostChecks } from "./host-checks.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
+import { bunConnInfo } from "./http/conn-info.ts";
 import type { AppContext } from "./http/context.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
-
-export const VERSION: string = pkg.version;
+import { VERSION } from "./version.ts";
 
 /**
  * Opens and migrates. A new database is filled with the demo data: a SQLite file that did not exist yet, or a
@@ -96,7 +95,7 @@ export async function startServer(
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
-    fetch: app.fetch,
+    fetch: (request, bun) => app.handle(request, bunConnInfo(bun, request)),
   });
   const stopSteward = startMemorySteward(config.gcHeadroomMb);
   const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;

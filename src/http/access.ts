@@ -1,25 +1,26 @@
-import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../lib/access/audit-log.ts";
-import { clientGroup, resolveClientIp, trustedProxies } from "../../lib/access/client-ip.ts";
-import {
-  consumeRateLimit,
-  RATE_WINDOW_SECONDS,
-  type RateLimitDecision,
-} from "../../lib/access/rate-limiter.ts";
-import { createViewTokens, type IssuedViewToken, type ViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
   authenticate,
   type Clock,
+  clientGroup,
+  consumeRateLimit,
   createAuditLog,
   type DB,
+  DEFAULT_AUDIT_RETENTION_DAYS,
   isUnirankError,
   pruneAccessState,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+  resolveClientIp,
+  trustedProxies,
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import { HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { ApiVersion } from "./route.ts";
+import { createViewTokens, type IssuedViewToken, type ViewTokens } from "./view-tokens.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -40,8 +41,6 @@ export interface AccessSettings {
   anonymousLimit?: number;
   /** Proxies (addresses or CIDRs, IPv4/IPv6) whose `X-Forwarded-For` is believed. Default none. */
   trustProxy?: readonly string[];
-  /** The socket peer of a request; adapters provide it (Bun: `server.requestIP(request)`). */
-  peerAddress?: (request: Request) => string | undefined;
   /** Days audit rows are kept; 0 keeps them forever. Default 90. */
   auditRetentionDays?: number;
   /** An audit writer to use (default: a buffered one on `db`). */
@@ -53,16 +52,11 @@ export interface AccessSettings {
   viewTokens?: ViewTokens;
 }
 
-/** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
-export interface PeerSource {
-  requestIP?(request: Request): { address: string } | null;
-}
-
 /** One request's passage through access control. */
 export interface AccessGate {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
-  /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
+  /** Throws the error to answer with (400 and 401 `UnirankError`, 429 `HttpError`) or resolves when the request may proceed. */
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
@@ -71,8 +65,12 @@ export interface AccessGate {
 export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
-  /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
-  open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /**
+   * Starts one request's passage; the request context knows its target and how to find its socket peer.
+   * `countsEveryCall`: the route's calls are always counted, never admitted by a view token (the request that
+   * issues one).
+   */
+  open(rc: RequestContext, version: ApiVersion, countsEveryCall?: boolean): AccessGate;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -81,9 +79,6 @@ export interface AccessGuard {
   /** A new explorer view token (the request that asks for it has been counted already). */
   issueViewToken(): IssuedViewToken;
 }
-
-/** The explorer's token request: it always counts, token or not. */
-const VIEW_TOKEN_PATH = "/api/v2/explorer/view";
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -166,7 +161,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
+  const open = (rc: RequestContext, version: ApiVersion, countsEveryCall = false): AccessGate => {
     const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
@@ -174,11 +169,8 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     let keySupplied = false;
     let key: AuthenticatedKey | null = null;
     let clientIp: string | null = null;
-    const peer = (): string | undefined => {
-      return rc.peer() ?? settings.peerAddress?.(request);
-    };
     const ipOf = () => {
-      clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
+      clientIp ??= resolveClientIp(rc.peer(), request.headers.get("x-forwarded-for"), isTrusted);
       return clientIp;
     };
 
@@ -237,7 +229,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           if (anonymousLimit <= 0) return;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !countsEveryCall) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
@@ -253,7 +245,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
           headers["Retry-After"] = String(decision.retryAfter);
-          throw new UnirankError(
+          throw new HttpError(
             "RATE_LIMITED",
             `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
           );

@@ -1,19 +1,19 @@
 import { type TObject, Type } from "@sinclair/typebox";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   DistributionMetaSchema,
   DistributionParams,
   DistributionSchema,
   IdParams,
+  isoTimestamp,
   PageMetaSchema,
   ScanHistoryParams,
   ScanHistorySchema,
   scanHistory,
   scoreDistribution,
 } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
+import { createViewTokens } from "./view-tokens.ts";
 
 type V2Route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
   r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
@@ -40,6 +40,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       }),
       cache: "no-store",
       uncached: true,
+      countsEveryCall: true,
       handle: () => {
         const issued = ctx.access ? ctx.access.issueViewToken() : fallback.issue(ctx.clock());
         return {

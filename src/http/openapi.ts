@@ -1,7 +1,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
-import { DEFAULT_KEY_RATE_LIMIT } from "../../lib/access/api-keys.ts";
 import {
   CATEGORY_NAMES,
+  DEFAULT_KEY_RATE_LIMIT,
   LatestScoresSchema,
   PageMetaSchema,
   ScanSummarySchema,
@@ -18,6 +18,7 @@ import {
   SIGNATURE_FORM,
   SIGNED_MESSAGE,
 } from "./api-description.ts";
+import { HTTP_STATUS } from "./error-status.ts";
 import type { RouteSpec } from "./route.ts";
 
 /**
@@ -29,16 +30,7 @@ type Json = Record<string, unknown>;
 
 const ErrorObject = Type.Object({
   code: Type.String({
-    enum: [
-      "INVALID_PARAMETER",
-      "INVALID_API_KEY",
-      "INVALID_SIGNATURE",
-      "NOT_FOUND",
-      "METHOD_NOT_ALLOWED",
-      "RATE_LIMITED",
-      "INTERNAL",
-      "UNAVAILABLE",
-    ],
+    enum: Object.keys(HTTP_STATUS),
   }),
   message: Type.String(),
   details: Type.Optional(

@@ -1,17 +1,18 @@
-import type { TObject } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import {
   CategoryParams,
   getScan,
   getUniversity,
   IdParams,
+  isoTimestamp,
   LeaderboardMetaSchema,
   LeaderboardParams,
   LeaderboardSchema,
-  ListUniversitiesV2Params,
+  ListUniversitiesParams,
   listUniversities,
   PageMetaSchema,
   RankingListSchema,
-  RankingsV2Params,
+  RankingsParams,
   RegressionListSchema,
   RegressionsMetaSchema,
   RegressionsParams,
@@ -24,12 +25,20 @@ import {
   UniversityDetailSchema,
   UniversityListSchema,
 } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedLeaderboard, splicedRankings } from "./spliced-json/spliced-rankings.ts";
+
+/** v2 lists take only page, limit, search and country. */
+const ListUniversitiesV2Params = Type.Pick(ListUniversitiesParams, ["page", "limit", "search", "country"]);
+
+/** v2 rankings: v1's sorts and filters, 20 rows a page by default. */
+const RankingsV2Params = Type.Object({
+  ...RankingsParams.properties,
+  limit: Type.Optional(Type.Integer({ ...RankingsParams.properties.limit, default: 20 })),
+});
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {

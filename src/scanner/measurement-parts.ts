@@ -1,8 +1,9 @@
+import type { ScanPart } from "../../lib/scanner/index.ts";
 import { chromiumPath, sourceSettings } from "../config.ts";
 import { browserPart } from "./browser/browser-part.ts";
 import type { SlotHolder } from "./browser/slots.ts";
+import { guardedLookup } from "./scan-context.ts";
 import type { MeasurementFlags } from "./scan-runner.ts";
-import type { ScanPart } from "./scan-university.ts";
 import { sourceParts } from "./sources/index.ts";
 
 /**
@@ -13,7 +14,12 @@ export function measurementParts(
   flags: MeasurementFlags,
   slots?: SlotHolder,
 ): { parts: ScanPart[]; close(): Promise<void> } {
-  const browser = browserPart({ chromiumPath: chromiumPath(flags.chromium), slots });
+  // In a scan the part takes the scan's own answers; on its own, the system's resolver and no private targets.
+  const browser = browserPart({
+    chromiumPath: chromiumPath(flags.chromium),
+    slots,
+    lookup: guardedLookup({}),
+  });
   const { enabled, options } = sourceSettings(flags);
   return { parts: [browser, ...sourceParts(enabled, options)], close: () => browser.close() };
 }

@@ -1,7 +1,5 @@
-import { recordScanOutcome, recordScanStart } from "../../lib/scanner/record-scan.ts";
-import type { ScanOutcome, ScanTarget } from "../../lib/scanner/scan-outcome.ts";
-import type { DB } from "../../lib/schema/database.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
+import { type DB, isoTimestamp, recordScanOutcome, recordScanStart } from "../../lib/index.ts";
+import type { ScanOutcome, ScanTarget } from "../../lib/scanner/index.ts";
 import type { ScanRunner } from "./scan-runner.ts";
 
 export interface RunScansOptions {

@@ -1,7 +1,5 @@
-import { fitEvidence } from "../../lib/scanner/evidence.ts";
-import type { Availability } from "../../lib/scanner/observations.ts";
-import type { ScanTarget } from "../../lib/scanner/scan-outcome.ts";
-import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
+import { EVIDENCE_MAX_CHARS } from "../../lib/index.ts";
+import { type Availability, fitEvidence, type ScanTarget } from "../../lib/scanner/index.ts";
 import type { SlotHolder } from "./browser/slots.ts";
 import { measurementParts } from "./measurement-parts.ts";
 import type { ScanJobSettings } from "./scan-runner.ts";

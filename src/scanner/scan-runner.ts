@@ -1,6 +1,4 @@
-import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
-import type { Availability } from "../../lib/scanner/observations.ts";
-import type { ScanOutcome, ScanTarget } from "../../lib/scanner/scan-outcome.ts";
+import type { Availability, ScanEvidence, ScanOutcome, ScanTarget } from "../../lib/scanner/index.ts";
 import type { SourceFlags } from "../config.ts";
 import type { ScannerSettings } from "./scan-context.ts";
 

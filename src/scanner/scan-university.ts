@@ -1,30 +1,23 @@
-import type { ScanEvidence } from "../../lib/scanner/evidence.ts";
-import type { Availability, Observations } from "../../lib/scanner/observations.ts";
-import { failedOutcome, type ScanOutcome, type ScanTarget } from "../../lib/scanner/scan-outcome.ts";
-import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
-import type { CheckPoints, ScoredPart } from "../../lib/scores/check-points.ts";
-import { fillDerivedScores } from "../../lib/scores/derive.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
+import { deriveScores, isoTimestamp } from "../../lib/index.ts";
+import {
+  type Availability,
+  type CheckPoints,
+  completeScores,
+  failedOutcome,
+  type Observations,
+  type PartContext,
+  type ScanEvidence,
+  type ScanOutcome,
+  type ScanPart,
+  type ScanTarget,
+  type ScoredPart,
+  scoreObservations,
+} from "../../lib/scanner/index.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
 import { HostQueue } from "./host-queue.ts";
 import { SCANNER_DEFAULTS, type ScanContext, type ScannerSettings, scanContext } from "./scan-context.ts";
 import type { ScanRunner } from "./scan-runner.ts";
-
-/** What a measurement part (browser, third-party source) gets besides the target. */
-export interface PartContext {
-  /** The own-site observations (the home page URL is `observations.home.url`). */
-  observations: Observations;
-  userAgent: string;
-  signal: AbortSignal;
-  /** `observations.home.url`, for parts that load the home page themselves. */
-  homeUrl?: string;
-  /** The scan's own way to a host's address (its resolver and address guard), for parts that connect. */
-  address?: (host: string) => Promise<string>;
-}
-
-/** A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. */
-export type ScanPart = (target: ScanTarget, context: PartContext) => Promise<ScoredPart>;
 
 export interface ScanOptions extends ScannerSettings {
   /** Browser and third-party measurements; without them their sub-scores are null with the reason. */
@@ -91,7 +84,7 @@ export async function scanUniversity(
     }
   }
   const all = completeScores(parts);
-  const scores = fillDerivedScores({ ...all.scores }) as ScanOutcome["scores"];
+  const scores = deriveScores(all.scores) as ScanOutcome["scores"];
   return {
     status: "completed",
     started_at: isoTimestamp(started),

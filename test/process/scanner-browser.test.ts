@@ -6,6 +6,7 @@ import { BROWSER_SCORES, type BrowserObservations } from "../../lib/scanner/inde
 import { type BrowserPart, browserPart } from "../../src/scanner/browser/browser-part.ts";
 import { launchChromium, pinnedResolverRules } from "../../src/scanner/browser/chromium.ts";
 import { Slots } from "../../src/scanner/browser/slots.ts";
+import { guardedLookup } from "../../src/scanner/scan-context.ts";
 import { type BrowserFixtures, startBrowserFixtures } from "../support/browser-fixtures.ts";
 
 /**
@@ -115,8 +116,7 @@ describe("browser part in Chromium", () => {
     part = browserPart({
       chromiumPath: CHROMIUM,
       homeUrl: (d) => `http://${d}/`,
-      resolver: fixtures.resolver,
-      allowPrivateTargets: true,
+      lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
     });
   });
   afterAll(async () => {
@@ -220,7 +220,11 @@ describe("browser part in Chromium", () => {
 
   test("called without any flag, the browser part loads no loopback site", async () => {
     const before = fixtures.requests.get("light.localhost")?.length ?? 0;
-    const bare = browserPart({ chromiumPath: CHROMIUM, homeUrl: (d) => `http://${d}/` });
+    const bare = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({}),
+    });
     const r = await bare({ domain: fixtures.domain("light") }, ctx);
     expect(r.scores.tech_speed_desktop_score).toBeNull();
     expect(r.unmeasured.tech_speed_desktop_score).toStartWith("the home page is not loaded: ");
@@ -228,7 +232,7 @@ describe("browser part in Chromium", () => {
     const guarded = browserPart({
       chromiumPath: CHROMIUM,
       homeUrl: (d) => `http://${d}/`,
-      resolver: fixtures.resolver,
+      lookup: guardedLookup({ resolver: fixtures.resolver }),
     });
     const g = await guarded({ domain: fixtures.domain("light") }, ctx);
     expect(g.unmeasured.tech_accessibility_score).toBe(
@@ -243,8 +247,10 @@ describe("browser part in Chromium", () => {
     const pinned = browserPart({
       chromiumPath: CHROMIUM,
       homeUrl: (d) => `http://${d}/`,
-      resolver: fixtures.resolver,
-      privateAllowed: (address) => address.startsWith("127."),
+      lookup: guardedLookup({
+        resolver: fixtures.resolver,
+        privateAllowed: (address) => address.startsWith("127."),
+      }),
     });
     const strayBefore = fixtures.strayConnections();
     const r = await pinned({ domain: fixtures.domain("pinned") }, ctx);
@@ -271,7 +277,11 @@ describe("browser part in Chromium", () => {
       throw new Error(`cannot resolve ${host}: no A record`);
     };
     // The part's own settings would refuse loopback: the scan's answer is what counts.
-    const inScan = browserPart({ chromiumPath: CHROMIUM, homeUrl: (d) => `http://${d}/` });
+    const inScan = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({ resolver: fixtures.resolver }),
+    });
     const r = await inScan({ domain: fixtures.domain("light") }, { ...ctx, address: scanAddress });
     await inScan.close();
     expect(r.unmeasured).toEqual({});

@@ -181,7 +181,7 @@ describe("scanUniversity over the fixture web", () => {
         parts: [
           async (target, ctx) => ({
             scores: {
-              tech_speed_mobile_score: ctx.observations.home?.url === `https://${target.domain}/` ? 42 : 0,
+              tech_speed_mobile_score: ctx.observations?.home?.url === `https://${target.domain}/` ? 42 : 0,
             },
             checks: [],
             unmeasured: {},

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { EVIDENCE_MAX_CHARS, migrate, writeRecords } from "../../lib/index.ts";
 import { type OpenedDatabase, openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
-import { page, routes, type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { page, routes, type ScanWeb, serveScanArgs, startScanWeb } from "../support/scan-web.ts";
 import { type ServeProcess, startServe } from "../support/serve-process.ts";
 
 /**
@@ -56,15 +56,7 @@ test("a scan whose evidence exceeds the writer's cap is stored by serve's schedu
     join(dir, "logs"),
     "--scan-every",
     "1h",
-    "--probe-every",
-    "0",
-    "--scan-resolver",
-    `${web.resolver.host}:${web.resolver.port}`,
-    "--scan-ports",
-    `${web.ports.http},${web.ports.https}`,
-    "--scan-ca-file",
-    web.caFile,
-    "--scan-allow-private-targets",
+    ...serveScanArgs(web),
   ]);
   const deadline = Date.now() + 60_000;
   let scan: { id: number; status: string } | undefined;

@@ -3,7 +3,7 @@ import { writeRecords } from "../../lib/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { testPostgres } from "../support/postgres-server.ts";
-import { page, routes, type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { page, routes, type ScanWeb, serveScanArgs, startScanWeb } from "../support/scan-web.ts";
 import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
 
 /**
@@ -73,17 +73,7 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
       },
       { domain: "tarpit.test", tarpit: true },
     ]);
-    scanArgs = [
-      "--probe-every",
-      "0",
-      "--scan-resolver",
-      `${web.resolver.host}:${web.resolver.port}`,
-      "--scan-ports",
-      `${web.ports.http},${web.ports.https}`,
-      "--scan-ca-file",
-      web.caFile,
-      "--scan-allow-private-targets",
-    ];
+    scanArgs = serveScanArgs(web);
   }, 60_000);
 
   afterAll(async () => {

@@ -1,6 +1,7 @@
 import type { DB, HostChecks } from "../../lib/index.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { ResponseCache } from "../../src/http/cache.ts";
+import { bunConnInfo } from "../../src/http/conn-info.ts";
 import type { AppContext } from "../../src/http/context.ts";
 
 export interface LogLine {
@@ -53,7 +54,11 @@ export function appClient(ctx: AppContext): Client {
 
 export function serverClient(ctx: AppContext): Client & { url: string } {
   const app = createApp(ctx);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request, bun) => app.handle(request, bunConnInfo(bun, request)),
+  });
   const url = `http://127.0.0.1:${server.port}`;
   return {
     mode: "server",

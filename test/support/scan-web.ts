@@ -53,6 +53,21 @@ export interface ScanWeb {
   close(): Promise<void>;
 }
 
+/** The options that point `unirank serve`'s background scans at this web (no availability probes). */
+export function serveScanArgs(web: ScanWeb): string[] {
+  return [
+    "--probe-every",
+    "0",
+    "--scan-resolver",
+    `${web.resolver.host}:${web.resolver.port}`,
+    "--scan-ports",
+    `${web.ports.http},${web.ports.https}`,
+    "--scan-ca-file",
+    web.caFile,
+    "--scan-allow-private-targets",
+  ];
+}
+
 /** Sends a page: status 200, `headers`, an HTML body. */
 export function page(res: Res, body: string, headers: Record<string, string> = {}, status = 200): void {
   res.writeHead(status, { "content-type": "text/html; charset=utf-8", ...headers });

@@ -5,21 +5,23 @@ import {
   BROWSER_SCORES,
   type BrowserObservations,
   type PartContext,
-  type PartTarget,
+  type ScanTarget,
+  type ScoredPart,
   scoreBrowserObservations,
   siteHost,
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
-import type { ScoredPart } from "../../../lib/scores/check-points.ts";
-import { FetchError } from "../connection-pool.ts";
-import { guardedLookup, type ScannerSettings } from "../scan-context.ts";
 import { firstLine, launchChromium, pinnedResolverRules } from "./chromium.ts";
 import { DESKTOP, loadPage, MOBILE, readMobileLayout } from "./measure.ts";
 import { runAxe } from "./page-scripts.ts";
 import { type SlotHolder, Slots } from "./slots.ts";
 
-export interface BrowserPartOptions
-  extends Pick<ScannerSettings, "resolver" | "allowPrivateTargets" | "privateAllowed" | "requestTimeoutMs"> {
+export interface BrowserPartOptions {
+  /**
+   * The scanner's way to a host's address (its resolver and address guard: `guardedLookup`), used when the scan
+   * gives none (`context.address`). Without either, no host is resolved and nothing is loaded.
+   */
+  lookup?: (host: string) => Promise<string>;
   /** Chromium's executable (`--chromium` / `CHROMIUM_PATH`); without it the browser sub-scores are null. */
   chromiumPath?: string | null;
   /** The home page of a domain (default `https://DOMAIN/`). */
@@ -36,7 +38,7 @@ export interface BrowserPartOptions
 
 /** A browser part: measures the five browser sub-scores; `close()` waits for every Chromium to stop. */
 export interface BrowserPart {
-  (target: PartTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
+  (target: ScanTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
   close(): Promise<void>;
 }
 
@@ -47,12 +49,15 @@ const ABORTED = "the scan was aborted";
 /** The home page navigated (redirected) to another host, which is not measured. */
 class LeftSite extends Error {}
 
+/** The home page's host was not resolved, or its address was refused. */
+class NotReachable extends Error {}
+
 const hostOf = (url: string) => new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, "");
 
 /**
  * Each university gets its own Chromium and a fresh profile. Chromium resolves nothing itself: its resolver rules
  * map the site's hosts to the scanner's own answers (the scan's resolver and address guard, `context.address`,
- * else this part's settings), and every other name fails. Requests to other hosts are aborted and recorded; a
+ * else `lookup`), and every other name fails. Requests to other hosts are aborted and recorded; a
  * host of the site that was not known at launch is aborted too, looked up the scanner's way, and when allowed the
  * desktop load starts again in a Chromium that knows it (once). A missing or broken Chromium, a home page the guard
  * refuses or that does not load, or an aborted scan leaves the five sub-scores null with the reason.
@@ -62,7 +67,8 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     options.homeUrl?.(domain) ?? context.homeUrl ?? `https://${domain}/`;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const slots = options.slots ?? new Slots(options.concurrency ?? 1);
-  const ownLookup = guardedLookup(options);
+  const ownLookup =
+    options.lookup ?? (async (host: string) => Promise.reject(new Error(`no resolver for ${host}`)));
   const closing = new Set<Promise<void>>();
   let axeSource: Promise<string> | null = null;
   const none = (reason: string) => unmeasuredPart(BROWSER_SCORES, reason);
@@ -88,7 +94,12 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     };
     const home = hostOf(url);
     // The home page's host must be reachable: its refusal is the reason nothing is measured.
-    pins.set(home, await lookup(home));
+    pins.set(
+      home,
+      await lookup(home).catch((e: unknown) => {
+        throw new NotReachable(e instanceof Error ? e.message : String(e));
+      }),
+    );
     for (const host of [site, `www.${site}`]) await pin(host);
     const inSite = (host: string) => host.replace(/^www\./, "") === site || host.endsWith(`.${site}`);
     let blocked: string[] = [];
@@ -154,7 +165,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     return { ...scoreBrowserObservations(observations), observations };
   };
 
-  const part = (async (target: PartTarget, context: PartContext) => {
+  const part = (async (target: ScanTarget, context: PartContext) => {
     if (!options.chromiumPath) return none(NO_CHROMIUM);
     const chromiumPath = options.chromiumPath;
     if (!(await slots.acquire(context.signal))) return none(ABORTED);
@@ -187,7 +198,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     } catch (error) {
       if (context.signal?.aborted) return none(ABORTED);
       if (launchError !== null) return none(launchError);
-      if (error instanceof FetchError) return none(`the home page is not loaded: ${error.message}`);
+      if (error instanceof NotReachable) return none(`the home page is not loaded: ${error.message}`);
       if (error instanceof LeftSite)
         return none(`the home page leads to another host, not measured: ${error.message}`);
       return none(`the home page did not load in Chromium: ${firstLine(error)}`);
