@@ -5,7 +5,7 @@ import { migrate, writeRecords } from "../lib/index.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { HOSTILE_SITES } from "../test/support/hostile-web.ts";
 import { spawnHostileWeb } from "../test/support/hostile-web-process.ts";
-import { BUN, rssOf } from "./proc.ts";
+import { BUN, rssOf, startBenchServe } from "./proc.ts";
 
 /**
  * API latency while `serve --scan-every` scans hostile sites (1-byte chunks, 5 MiB of nested HTML, a 1 GiB
@@ -47,26 +47,8 @@ async function database(name: string): Promise<string> {
   return path;
 }
 
-async function serve(db: string, extra: string[]) {
-  const proc = Bun.spawn(
-    [BUN, "src/cli.ts", "serve", "--port", "0", "--db", db, "--rate-limit", "0", "--log-dir", dir, ...extra],
-    { cwd: ROOT, stdout: "ignore", stderr: "pipe" },
-  );
-  const r = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await r.read();
-    if (done) throw new Error(`serve exited:\n${text}`);
-    text += new TextDecoder().decode(value);
-    const m = /"message":"unirank listening".*?"url":"([^"]+)"/.exec(text);
-    if (m?.[1]) {
-      (async () => {
-        for (;;) if ((await r.read()).done) return;
-      })();
-      return { url: m[1], proc };
-    }
-  }
-}
+const serve = (db: string, extra: string[]) =>
+  startBenchServe(ROOT, ["--db", db, "--rate-limit", "0", "--log-dir", dir, ...extra]);
 
 /** Requests at a steady rate, each on its own; latencies sorted. */
 async function paced(url: string): Promise<number[]> {

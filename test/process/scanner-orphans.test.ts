@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { migrate, writeRecords } from "../../lib/index.ts";
 import { type OpenedDatabase, openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
-import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
-import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
+import { type ScanWeb, serveScanArgs, startScanWeb } from "../support/scan-web.ts";
+import { runCli, type ServeProcess, startServe, until } from "../support/serve-process.ts";
 
 /**
  * Scans left `running` by a scanning `serve` that was killed (`kill -9`) are closed as failed, with the reason as
@@ -21,15 +21,7 @@ let scanArgs: string[] = [];
 beforeAll(async () => {
   web = await startScanWeb([{ domain: "tarpit.test", tarpit: true }]);
   dir = tempDir("unirank-orphans-");
-  scanArgs = [
-    "--probe-every",
-    "0",
-    "--scan-resolver",
-    `${web.resolver.host}:${web.resolver.port}`,
-    "--scan-ports",
-    `${web.ports.http},${web.ports.https}`,
-    "--scan-allow-private-targets",
-  ];
+  scanArgs = serveScanArgs(web);
 }, 60_000);
 
 afterAll(async () => {
@@ -52,16 +44,6 @@ async function serve(path: string, extra: string[]): Promise<ServeProcess> {
   const s = await startServe(["--db", path, "--log-dir", join(dir, "logs"), ...extra]);
   running.push(s);
   return s;
-}
-
-async function until<T>(what: string, f: () => Promise<T | undefined | null | false>, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
 }
 
 const scanRows = (opened: OpenedDatabase) =>

@@ -4,7 +4,7 @@ import { openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { testPostgres } from "../support/postgres-server.ts";
 import { page, routes, type ScanWeb, serveScanArgs, startScanWeb } from "../support/scan-web.ts";
-import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
+import { runCli, type ServeProcess, startServe, until } from "../support/serve-process.ts";
 
 /**
  * Real `unirank serve` processes scanning on one PostgreSQL database, with the real scanner, against the
@@ -15,20 +15,6 @@ const available = await testPostgres();
 
 const CAMPUS = 12;
 const domains = Array.from({ length: CAMPUS }, (_, i) => `u${i + 1}.campus.test`);
-
-async function until<T>(
-  what: string,
-  f: () => Promise<T | undefined | null | false>,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
-}
 
 describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL database", () => {
   let web: ScanWeb;

@@ -1,4 +1,4 @@
-import dns2 from "dns2";
+import { startLoopbackDns } from "./loopback-dns.ts";
 
 /**
  * A loopback web of university home pages for the browser part, told apart by host name, with a DNS server on a
@@ -146,30 +146,12 @@ export async function startBrowserFixtures(): Promise<BrowserFixtures> {
     },
   });
   port = server.port ?? 0;
-  const { Packet } = dns2;
-  const dns = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const q = request.questions[0];
-      const name = (q?.name ?? "").toLowerCase();
-      const address = name.endsWith(".localhost") ? "127.0.0.1" : PINNED_NAMES[name];
-      if (!q || !address) response.header.rcode = 3;
-      else if (q.type === Packet.TYPE.A)
-        response.answers.push({
-          name: q.name,
-          type: Packet.TYPE.A,
-          class: Packet.CLASS.IN,
-          ttl: 60,
-          address,
-        } as never);
-      send(response);
-    },
-  });
-  await dns.listen({ udp: { port: 0, address: "127.0.0.1" } });
+  const dns = await startLoopbackDns((name) =>
+    name.endsWith(".localhost") ? "127.0.0.1" : PINNED_NAMES[name],
+  );
   return {
     port,
-    resolver: { host: "127.0.0.1", port: (dns.addresses().udp as { port: number }).port },
+    resolver: dns.resolver,
     domain: (name) => (name === "pinned" ? `pinned.test:${port}` : `${name}.localhost:${port}`),
     requests,
     strayConnections: () => stray,

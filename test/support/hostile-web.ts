@@ -1,5 +1,5 @@
 import { createServer, type Server, type Socket } from "node:net";
-import dns2 from "dns2";
+import { startLoopbackDns } from "./loopback-dns.ts";
 
 /**
  * Hostile sites on loopback, each on its own address with a DNS server that names them, for tests and benches of
@@ -128,30 +128,9 @@ export async function startHostileWeb(): Promise<HostileWeb> {
       ports.https = 0;
     }
   }
-  const { Packet } = dns2;
-  const dns = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const q = request.questions[0];
-      const name = (q?.name ?? "").toLowerCase().replace(/^www\./, "") as HostileSite;
-      const address = addresses.get(name);
-      if (!q || !address) response.header.rcode = 3;
-      else if (q.type === Packet.TYPE.A)
-        response.answers.push({
-          name: q.name,
-          type: Packet.TYPE.A,
-          class: Packet.CLASS.IN,
-          ttl: 60,
-          address,
-        } as never);
-      send(response);
-    },
-  });
-  await dns.listen({ udp: { port: 0, address: "127.0.0.1" } });
-  const dnsPort = (dns.addresses().udp as { port: number }).port;
+  const dns = await startLoopbackDns((name) => addresses.get(name.replace(/^www\./, "") as HostileSite));
   return {
-    resolver: { host: "127.0.0.1", port: dnsPort },
+    resolver: dns.resolver,
     ports,
     addresses,
     hits,
