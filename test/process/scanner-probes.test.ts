@@ -32,7 +32,7 @@ afterAll(async () => {
   await Promise.all(running.map((s) => s.stop()));
   await web?.close();
   rmSync(dir, { recursive: true, force: true });
-});
+}, 30_000);
 
 const heads = (domain: string) => web.requests.filter((r) => r.startsWith(`${domain} / `)).length;
 const settings = () => ({ resolver: web.resolver, ports: web.ports, ca: [web.ca] });
