@@ -10,7 +10,7 @@ export function buildCli(): Command {
     .version(VERSION)
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
-  for (const command of COMMANDS) command.register(program);
+  for (const register of COMMANDS) register(program);
   return program;
 }
 

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import type { AuditRecord, DB } from "../../lib/index.ts";
-import { type CliCommand, DB_OPTION_HELP, withDatabase } from "./kit.ts";
+import { DB_OPTION_HELP, withDatabase } from "./kit.ts";
 
 const COLUMNS = [
   "id",
@@ -39,53 +39,51 @@ export function parseSince(
 }
 
 /** `unirank audit`: the audit log as NDJSON (default) or CSV, oldest first. */
-export const auditCommand: CliCommand = {
-  register(program: Command) {
-    program
-      .command("audit")
-      .description("print the audit log (v2 and keyed requests), oldest first")
-      .option(
-        "--since <t>",
-        "only rows at or after this time: a timestamp or a duration back from now (24h, 7d)",
-      )
-      .option("--format <f>", "ndjson or csv (default ndjson)", "ndjson")
-      .option("--db <path>", DB_OPTION_HELP)
-      .action(async (opts) => {
-        if (opts.format !== "ndjson" && opts.format !== "csv")
-          throw new Error("--format must be ndjson or csv");
-        const [{ parseTimestamp, readAudit }, { openAccessState }] = await Promise.all([
-          import("../../lib/index.ts"),
-          import("../db/open.ts"),
-        ]);
-        const since = opts.since ? parseSince(opts.since, parseTimestamp) : undefined;
-        await withDatabase(opts, async ({ config, opened }) => {
-          // The audit log lives with the access state (beside a SQLite file, in its own file).
-          const state = await openAccessState(config.db, opened);
-          try {
-            await printAudit(state.db);
-          } finally {
-            await state.close();
-          }
-        });
-        async function printAudit(db: DB): Promise<void> {
-          const write = (text: string) =>
-            process.stdout.write(text)
-              ? Promise.resolve()
-              : new Promise((ok) => process.stdout.once("drain", ok));
-          if (opts.format === "csv") await write(`${COLUMNS.join(",")}\n`);
-          let afterId: number | undefined;
-          for (;;) {
-            const rows: AuditRecord[] = await readAudit(db, { since, afterId, limit: 1000 });
-            if (rows.length === 0) break;
-            const text = rows
-              .map((r) =>
-                opts.format === "csv" ? COLUMNS.map((c) => csvField(r[c])).join(",") : JSON.stringify(r),
-              )
-              .join("\n");
-            await write(`${text}\n`);
-            afterId = rows[rows.length - 1]?.id;
-          }
+export function registerAudit(program: Command): void {
+  program
+    .command("audit")
+    .description("print the audit log (v2 and keyed requests), oldest first")
+    .option(
+      "--since <t>",
+      "only rows at or after this time: a timestamp or a duration back from now (24h, 7d)",
+    )
+    .option("--format <f>", "ndjson or csv (default ndjson)", "ndjson")
+    .option("--db <path>", DB_OPTION_HELP)
+    .action(async (opts) => {
+      if (opts.format !== "ndjson" && opts.format !== "csv")
+        throw new Error("--format must be ndjson or csv");
+      const [{ parseTimestamp, readAudit }, { openAccessState }] = await Promise.all([
+        import("../../lib/index.ts"),
+        import("../db/open.ts"),
+      ]);
+      const since = opts.since ? parseSince(opts.since, parseTimestamp) : undefined;
+      await withDatabase(opts, async ({ config, opened }) => {
+        // The audit log lives with the access state (beside a SQLite file, in its own file).
+        const state = await openAccessState(config.db, opened);
+        try {
+          await printAudit(state.db);
+        } finally {
+          await state.close();
         }
       });
-  },
-};
+      async function printAudit(db: DB): Promise<void> {
+        const write = (text: string) =>
+          process.stdout.write(text)
+            ? Promise.resolve()
+            : new Promise((ok) => process.stdout.once("drain", ok));
+        if (opts.format === "csv") await write(`${COLUMNS.join(",")}\n`);
+        let afterId: number | undefined;
+        for (;;) {
+          const rows: AuditRecord[] = await readAudit(db, { since, afterId, limit: 1000 });
+          if (rows.length === 0) break;
+          const text = rows
+            .map((r) =>
+              opts.format === "csv" ? COLUMNS.map((c) => csvField(r[c])).join(",") : JSON.stringify(r),
+            )
+            .join("\n");
+          await write(`${text}\n`);
+          afterId = rows[rows.length - 1]?.id;
+        }
+      }
+    });
+}

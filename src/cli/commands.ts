@@ -1,26 +1,26 @@
-import { auditCommand } from "./audit.ts";
-import { importCommand } from "./import.ts";
-import { keysCommand } from "./keys.ts";
-import type { CliCommand } from "./kit.ts";
-import { migrateCommand } from "./migrate.ts";
-import { registryCommand } from "./registry.ts";
-import { scanCommand } from "./scan.ts";
-import { seedCommand } from "./seed.ts";
-import { serveCommand } from "./serve.ts";
-import { webhooksCommand } from "./webhooks.ts";
+import type { Command } from "commander";
+import { registerAudit } from "./audit.ts";
+import { registerImport } from "./import.ts";
+import { registerKeys } from "./keys.ts";
+import { registerMigrate } from "./migrate.ts";
+import { registerRegistry } from "./registry.ts";
+import { registerScan } from "./scan.ts";
+import { registerSeed } from "./seed.ts";
+import { registerServe } from "./serve.ts";
+import { registerWebhooks } from "./webhooks.ts";
 
 /**
- * Every `unirank` command, in the order `--help` lists them. A command's file holds its options and its action,
- * which loads what it runs only when it runs (docs/architecture.md: adding a command).
+ * Every `unirank` command, in the order `--help` lists them: each adds its options and its action, which loads
+ * what it runs only when it runs (docs/architecture.md: adding a command).
  */
-export const COMMANDS: readonly CliCommand[] = [
-  serveCommand,
-  scanCommand,
-  seedCommand,
-  migrateCommand,
-  keysCommand,
-  auditCommand,
-  importCommand,
-  webhooksCommand,
-  registryCommand,
+export const COMMANDS: readonly ((program: Command) => void)[] = [
+  registerServe,
+  registerScan,
+  registerSeed,
+  registerMigrate,
+  registerKeys,
+  registerAudit,
+  registerImport,
+  registerWebhooks,
+  registerRegistry,
 ];

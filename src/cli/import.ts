@@ -2,7 +2,7 @@ import { statSync } from "node:fs";
 import type cliProgress from "cli-progress";
 import type { Command } from "commander";
 import type { ImportProgress, ImportResult } from "../../lib/index.ts";
-import { type CliCommand, DB_OPTION_HELP, withDatabase } from "./kit.ts";
+import { DB_OPTION_HELP, withDatabase } from "./kit.ts";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -71,91 +71,85 @@ export function formatSummary(r: ImportResult, files: number): string {
 }
 
 /** `unirank import`: NDJSON or CSV files into the database, in one transaction. */
-export const importCommand: CliCommand = {
-  register(program: Command) {
-    program
-      .command("import")
-      .description(
-        "load universities and scans from NDJSON or CSV files (format in docs/import.md) in one transaction; idempotent",
-      )
-      .argument("<files...>", "NDJSON (.ndjson, .jsonl) or CSV (.csv) files, optionally .gz")
-      .option("--db <path>", DB_OPTION_HELP)
-      .option("--no-events", "do not record scan.completed webhook deliveries for the imported scans")
-      .option(
-        "--skip-invalid",
-        "import the valid records and list the invalid ones (default: any invalid record aborts)",
-      )
-      .option("--format <format>", "ndjson or csv for every file (default: by extension)")
-      .action(async (files: string[], opts) => {
-        if (opts.format && opts.format !== "ndjson" && opts.format !== "csv") {
-          throw new Error("--format must be ndjson or csv");
-        }
-        for (const f of files) statSync(f); // a missing file fails before anything is opened
-        const [
-          { default: bars },
-          { fileSource },
-          { startMemorySteward },
-          { ImportAbortedError, formatIssue },
-        ] = await Promise.all([
+export function registerImport(program: Command): void {
+  program
+    .command("import")
+    .description(
+      "load universities and scans from NDJSON or CSV files (format in docs/import.md) in one transaction; idempotent",
+    )
+    .argument("<files...>", "NDJSON (.ndjson, .jsonl) or CSV (.csv) files, optionally .gz")
+    .option("--db <path>", DB_OPTION_HELP)
+    .option("--no-events", "do not record scan.completed webhook deliveries for the imported scans")
+    .option(
+      "--skip-invalid",
+      "import the valid records and list the invalid ones (default: any invalid record aborts)",
+    )
+    .option("--format <format>", "ndjson or csv for every file (default: by extension)")
+    .action(async (files: string[], opts) => {
+      if (opts.format && opts.format !== "ndjson" && opts.format !== "csv") {
+        throw new Error("--format must be ndjson or csv");
+      }
+      for (const f of files) statSync(f); // a missing file fails before anything is opened
+      const [{ default: bars }, { fileSource }, { startMemorySteward }, { ImportAbortedError, formatIssue }] =
+        await Promise.all([
           import("cli-progress"),
           import("../../lib/node/index.ts"),
           import("../memory-steward.ts"),
           import("../../lib/index.ts"),
         ]);
-        const abort = new AbortController();
-        const onSignal = () => abort.abort();
-        process.on("SIGINT", onSignal);
-        process.on("SIGTERM", onSignal);
-        const progress = progressReporter(files, Boolean(process.stderr.isTTY), bars);
-        let result: ImportResult;
-        try {
-          result = await withDatabase(
-            opts,
-            async ({ db, core, config }) => {
-              // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB.
-              const stopSteward = startMemorySteward(config.gcHeadroomMb);
-              try {
-                return await core.importRecords(
-                  db,
-                  files.map((f) => fileSource(f, { format: opts.format })),
-                  {
-                    events: opts.events !== false,
-                    skipInvalid: Boolean(opts.skipInvalid),
-                    signal: abort.signal,
-                    onProgress: (p) => progress.update(p),
-                  },
-                );
-              } finally {
-                stopSteward();
-              }
-            },
-            // 32 MB of SQLite page cache: a 1,000,000-scan import 44 → 31 s, peak RSS 244 → 281 MB; statement
-            // journals in memory: 30 → 25–27 s (docs/performance.md).
-            { sqlite: { cacheMb: 32, tempStore: "memory" } },
-          );
-        } catch (e) {
-          progress.stop();
-          if (e instanceof ImportAbortedError) {
-            process.stderr.write("unirank import: interrupted; nothing was written\n");
-            process.exitCode = 130;
-            return;
-          }
-          throw e;
-        } finally {
-          progress.stop();
-          process.off("SIGINT", onSignal);
-          process.off("SIGTERM", onSignal);
+      const abort = new AbortController();
+      const onSignal = () => abort.abort();
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      const progress = progressReporter(files, Boolean(process.stderr.isTTY), bars);
+      let result: ImportResult;
+      try {
+        result = await withDatabase(
+          opts,
+          async ({ db, core, config }) => {
+            // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB.
+            const stopSteward = startMemorySteward(config.gcHeadroomMb);
+            try {
+              return await core.importRecords(
+                db,
+                files.map((f) => fileSource(f, { format: opts.format })),
+                {
+                  events: opts.events !== false,
+                  skipInvalid: Boolean(opts.skipInvalid),
+                  signal: abort.signal,
+                  onProgress: (p) => progress.update(p),
+                },
+              );
+            } finally {
+              stopSteward();
+            }
+          },
+          // 32 MB of SQLite page cache: a 1,000,000-scan import 44 → 31 s, peak RSS 244 → 281 MB; statement
+          // journals in memory: 30 → 25–27 s (docs/performance.md).
+          { sqlite: { cacheMb: 32, tempStore: "memory" } },
+        );
+      } catch (e) {
+        progress.stop();
+        if (e instanceof ImportAbortedError) {
+          process.stderr.write("unirank import: interrupted; nothing was written\n");
+          process.exitCode = 130;
+          return;
         }
-        for (const issue of result.issues) process.stderr.write(`${formatIssue(issue)}\n`);
-        if (result.issuesOmitted > 0)
-          process.stderr.write(`... and ${n(result.issuesOmitted)} more problems\n`);
-        process.stdout.write(`${formatSummary(result, files.length)}\n`);
-        if (!result.committed) {
-          process.stderr.write(
-            `unirank import: ${n(result.rejected)} invalid record${result.rejected === 1 ? "" : "s"}; nothing was written (--skip-invalid imports the valid ones)\n`,
-          );
-          process.exitCode = 1;
-        }
-      });
-  },
-};
+        throw e;
+      } finally {
+        progress.stop();
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
+      }
+      for (const issue of result.issues) process.stderr.write(`${formatIssue(issue)}\n`);
+      if (result.issuesOmitted > 0)
+        process.stderr.write(`... and ${n(result.issuesOmitted)} more problems\n`);
+      process.stdout.write(`${formatSummary(result, files.length)}\n`);
+      if (!result.committed) {
+        process.stderr.write(
+          `unirank import: ${n(result.rejected)} invalid record${result.rejected === 1 ? "" : "s"}; nothing was written (--skip-invalid imports the valid ones)\n`,
+        );
+        process.exitCode = 1;
+      }
+    });
+}

@@ -5,15 +5,11 @@ import type { OpenedDatabase, SqliteOptions } from "../db/open.ts";
 import { parseResolver } from "../scanner/resolver-address.ts";
 
 /**
- * The command kit: what every `unirank` command shares. A command is a file in `src/cli/` exporting a
- * `CliCommand` and one line in the table (`src/cli/commands.ts`). Its file imports only commander and this kit at
- * the top (so `unirank --help` and `--version` load no server, scanner or database code); its action loads what
- * it runs with `import()`, or through `withDatabase`, which hands it the core.
+ * The command kit: what every `unirank` command shares. A command is a file in `src/cli/` exporting its
+ * `register(program)` function, and one line in the table (`src/cli/commands.ts`). Its file imports only commander
+ * and this kit at the top (so `unirank --help` and `--version` load no server, scanner or database code); its
+ * action loads what it runs with `import()`, or through `withDatabase`, which hands it the core.
  */
-export interface CliCommand {
-  /** Adds the command, its options and its action to the program. */
-  register(program: Command): void;
-}
 
 /** The `--db` option every command that opens a database has. */
 export const DB_OPTION_HELP = "SQLite file or postgres:// URL (env UNIRANK_DB; default unirank.db)";
