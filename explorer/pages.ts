@@ -1,4 +1,26 @@
-import { CATEGORIES, CATEGORY_NAMES, SCORES, type ScoreGroup } from "../lib/scores/catalogue.ts";
+import type {
+  DistributionBin,
+  DistributionMeta,
+  LeaderboardEntry,
+  PageMeta,
+  RankingEntry,
+  Regression,
+  Regressions,
+  ScanDetail,
+  ScanHistoryEntry,
+  University,
+  UniversityDetail,
+} from "../lib/index.ts";
+import {
+  CATEGORIES,
+  CATEGORY_NAMES,
+  COMPOSITE_SCORES,
+  RANKING_SORTS,
+  type RankingSort,
+  SCORES,
+  type ScoreGroup,
+  type ScoreName,
+} from "../lib/scores/catalogue.ts";
 import { recommend } from "../lib/scores/recommend.ts";
 import { api } from "./api.ts";
 import { histogram, lines, profile } from "./charts.ts";
@@ -6,10 +28,9 @@ import { fmt, h, link, table, uniLink } from "./dom.ts";
 
 /** Each page reads its state from the URL's query and renders into `main`. */
 export type Query = URLSearchParams;
-type Uni = { id: number; name: string; domain: string; country: string };
-type PageMeta = { page: number; limit: number; total: number };
 
-const COMPOSITES = SCORES.filter((s) => s.group === "composite");
+/** The overall score and the composites: the lines of a university's history, the axes of a comparison. */
+const HEADLINE = ["overall_score", ...COMPOSITE_SCORES.map((c) => c.name)] as const;
 const label = (name: string) => SCORES.find((s) => s.name === name)?.label ?? name;
 const categoryLabel = (c: string) =>
   `${c[0]?.toUpperCase()}${c.slice(1)} (${label(CATEGORIES[c as keyof typeof CATEGORIES])})`;
@@ -62,16 +83,10 @@ const scoreOptions = (): [string, string][] => CATEGORY_NAMES.map((c) => [CATEGO
 export async function overview(q: Query): Promise<HTMLElement[]> {
   const score = q.get("score") ?? "overall_score";
   const [all, dist, top, drops] = await Promise.all([
-    api<Uni[], PageMeta>("/universities", { limit: 1 }),
-    api<
-      { from: number; to: number; count: number }[],
-      { measured: number; mean: number | null; median: number | null }
-    >("/distribution", { score, bins: 20 }),
-    api<{ rank: number; id: number; name: string; country: string; overall_score: number | null }[]>(
-      "/rankings",
-      { limit: 10 },
-    ),
-    api<{ university: Uni; drop: number; current: { score: number } }[]>("/regressions", { limit: 5 }),
+    api<University[], PageMeta>("/universities", { limit: 1 }),
+    api<DistributionBin[], DistributionMeta>("/distribution", { score, bins: 20 }),
+    api<RankingEntry[], PageMeta>("/rankings", { limit: 10 }),
+    api<Regression[], Regressions["meta"]>("/regressions", { limit: 5 }),
   ]);
   const stat = (t: string, v: string) => h("div", { class: "stat" }, h("dt", {}, t), h("dd", {}, v));
   return [
@@ -124,20 +139,7 @@ export async function overview(q: Query): Promise<HTMLElement[]> {
   ];
 }
 
-type RankRow = {
-  rank: number;
-  id: number;
-  name: string;
-  domain: string;
-  country: string;
-  overall_score: number | null;
-  webometrics_score: number | null;
-  technical_score: number | null;
-  research_score: number | null;
-  presence_score: number | null;
-};
-
-const RANKING_SORTS = ["overall", "webometrics", "technical", "research", "presence"] as const;
+const SORTS = Object.keys(RANKING_SORTS) as RankingSort[];
 const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 export async function rankings(q: Query): Promise<HTMLElement[]> {
@@ -153,8 +155,8 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
   if (min) filters.min_score = min;
   if (max) filters.max_score = max;
   const [{ data, meta }, found] = await Promise.all([
-    api<RankRow[], PageMeta>("/rankings", filters),
-    search ? api<Uni[], PageMeta>("/universities", { search, limit: 20 }) : null,
+    api<RankingEntry[], PageMeta>("/rankings", filters),
+    search ? api<University[], PageMeta>("/universities", { search, limit: 20 }) : null,
   ]);
   const matches = found
     ? [
@@ -176,7 +178,7 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
           select(
             "sort",
             sort,
-            RANKING_SORTS.map((s) => [s, capitalised(s)]),
+            SORTS.map((s) => [s, capitalised(s)]),
           ),
         ),
         field("Country (2 letters)", input("country", country, { maxlength: "2", autocomplete: "off" })),
@@ -218,18 +220,6 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
   ];
 }
 
-type Detail = Uni & {
-  scan_count: number;
-  latest_scan: { id: number; completed_at: string; overall_score: number | null } | null;
-};
-type Scan = {
-  id: number;
-  completed_at: string | null;
-  scores: Record<string, number | null> | null;
-  evidence?: unknown;
-};
-type HistoryEntry = { id: number; completed_at: string } & Record<string, number | null>;
-
 const GROUPS: [ScoreGroup, string][] = [
   ["overall", "Overall"],
   ["composite", "Composites"],
@@ -241,11 +231,11 @@ const GROUPS: [ScoreGroup, string][] = [
 
 export async function university(id: number): Promise<HTMLElement[]> {
   const [detail, history] = await Promise.all([
-    api<Detail>(`/universities/${id}`),
-    api<HistoryEntry[], PageMeta>(`/universities/${id}/history`, { limit: 500 }),
+    api<UniversityDetail>(`/universities/${id}`),
+    api<ScanHistoryEntry[], PageMeta>(`/universities/${id}/history`, { limit: 500 }),
   ]);
   const u = detail.data;
-  const scan = u.latest_scan ? (await api<Scan>(`/scans/${u.latest_scan.id}`)).data : null;
+  const scan = u.latest_scan ? (await api<ScanDetail>(`/scans/${u.latest_scan.id}`)).data : null;
   const out: HTMLElement[] = [
     h("h1", {}, u.name),
     h(
@@ -267,7 +257,7 @@ export async function university(id: number): Promise<HTMLElement[]> {
         lines(
           `Overall and composite scores over ${history.data.length} completed scans`,
           xs,
-          ["overall_score", ...COMPOSITES.map((c) => c.name)].map((name) => ({
+          HEADLINE.map((name) => ({
             label: label(name),
             values: history.data.map((e) => e[name] ?? null),
           })),
@@ -290,7 +280,7 @@ export async function university(id: number): Promise<HTMLElement[]> {
             "ul",
             { class: "scores" },
             ...defs.map((d) => {
-              const v = scores[d.name];
+              const v = scores[d.name as ScoreName];
               return h(
                 "li",
                 {},
@@ -359,7 +349,7 @@ export async function compare(q: Query): Promise<HTMLElement[]> {
   );
   const out: HTMLElement[] = [h("h1", {}, "Compare"), form];
   if (search) {
-    const found = await api<Uni[]>("/universities", { search, limit: 10 });
+    const found = await api<University[]>("/universities", { search, limit: 10 });
     out.push(
       table(
         `Universities matching “${search}”`,
@@ -384,23 +374,22 @@ export async function compare(q: Query): Promise<HTMLElement[]> {
     );
     return out;
   }
-  const details = await Promise.all(ids.map((id) => api<Detail>(`/universities/${id}`)));
+  const details = await Promise.all(ids.map((id) => api<UniversityDetail>(`/universities/${id}`)));
   const scans = await Promise.all(
     details.map((d) =>
-      d.data.latest_scan ? api<Scan>(`/scans/${d.data.latest_scan.id}`).then((s) => s.data) : null,
+      d.data.latest_scan ? api<ScanDetail>(`/scans/${d.data.latest_scan.id}`).then((s) => s.data) : null,
     ),
   );
-  const names = ["overall_score", ...COMPOSITES.map((c) => c.name)];
   const series = details.map((d, i) => ({
     label: d.data.name,
-    values: names.map((n) => scans[i]?.scores?.[n] ?? null),
+    values: HEADLINE.map((n) => scans[i]?.scores?.[n] ?? null),
   }));
   out.push(
-    profile(`Overall and composite scores of ${ids.length} universities`, names.map(label), series),
+    profile(`Overall and composite scores of ${ids.length} universities`, HEADLINE.map(label), series),
     table(
       "Every score side by side",
       ["Score", ...details.map((d) => d.data.name)],
-      SCORES.map((s) => [s.label, ...scans.map((sc) => fmt(sc?.scores?.[s.name]))]),
+      SCORES.map((s) => [s.label, ...scans.map((sc) => fmt(sc?.scores?.[s.name as ScoreName]))]),
       details.map((_, i) => i + 1),
     ),
     h("p", {}, ...details.flatMap((d, i) => [i > 0 ? " · " : "", uniLink(d.data)])),
@@ -413,10 +402,7 @@ export async function leaderboards(q: Query): Promise<HTMLElement[]> {
     ? (q.get("category") as string)
     : "overall";
   const limit = Number(q.get("limit") ?? 25);
-  const { data } = await api<{ rank: number; university: Uni; score: number; scan_date: string }[]>(
-    `/leaderboard/${category}`,
-    { limit },
-  );
+  const { data } = await api<LeaderboardEntry[]>(`/leaderboard/${category}`, { limit });
   return [
     h("h1", {}, "Leaderboards"),
     h(
@@ -443,15 +429,12 @@ export async function regressionsPage(q: Query): Promise<HTMLElement[]> {
   const days = q.get("days") ?? "30";
   const minDrop = q.get("min_drop") ?? "5";
   const category = q.get("category") ?? "overall";
-  const { data, meta } = await api<
-    {
-      university: Uni;
-      previous: { score: number; completed_at: string };
-      current: { score: number; completed_at: string };
-      drop: number;
-    }[],
-    { total: number }
-  >("/regressions", { days, min_drop: minDrop, category, limit: 100 });
+  const { data, meta } = await api<Regression[], Regressions["meta"]>("/regressions", {
+    days,
+    min_drop: minDrop,
+    category,
+    limit: 100,
+  });
   return [
     h("h1", {}, "Regressions"),
     stateForm(

@@ -37,6 +37,8 @@ export interface Config {
   probeEveryMs: number;
   /** How long a claim holds without renewal before another server may take it over (default 10 min). */
   scanLeaseMs: number;
+  /** Resident memory one scan's process may reach, MB (default 512); past it the scan fails. */
+  scanMemoryMb: number;
 
   /** Most ms a write by another process (an import, an operator's `sqlite3`/`psql`) goes unseen; default 1. */
   dataWindowMs: number;
@@ -82,6 +84,7 @@ export interface ConfigInput {
   scanConcurrency?: string | number;
   probeEvery?: string;
   scanLease?: string;
+  scanMemory?: string | number;
 
   dataWindow?: string | number;
 
@@ -184,7 +187,10 @@ export function parseDuration(name: string, text: string): number {
   return ms;
 }
 
-/** `--scan-every` / `UNIRANK_SCAN_EVERY`, `--scan-concurrency` / `UNIRANK_SCAN_CONCURRENCY`, `--probe-every` / `UNIRANK_PROBE_EVERY`. */
+/**
+ * `--scan-every` / `UNIRANK_SCAN_EVERY`, `--scan-concurrency` / `UNIRANK_SCAN_CONCURRENCY`, `--probe-every` /
+ * `UNIRANK_PROBE_EVERY`, `--scan-lease` / `UNIRANK_SCAN_LEASE`, `--scan-memory` / `UNIRANK_SCAN_MEMORY`.
+ */
 function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
   const scanEveryMs = parseDuration("scan interval", cli.scanEvery ?? (env.UNIRANK_SCAN_EVERY || "0"));
   const scanConcurrency = integer(
@@ -197,7 +203,9 @@ function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
   const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? (env.UNIRANK_PROBE_EVERY || "1h"));
   const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? (env.UNIRANK_SCAN_LEASE || "10m"));
   if (scanLeaseMs < 3000) throw new Error("scan lease must be at least 3s");
-  return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs };
+  const scanMemoryMb = integer("scan memory", cli.scanMemory ?? env.UNIRANK_SCAN_MEMORY, 512, 65_536);
+  if (scanMemoryMb < 64) throw new Error("scan memory must be an integer from 64 to 65536 (MB)");
+  return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs, scanMemoryMb };
 }
 
 /** `--allow-private-webhooks` / `UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1`; `--webhook-timeout` / `UNIRANK_WEBHOOK_TIMEOUT` (s). */

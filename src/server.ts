@@ -1,8 +1,7 @@
 import { existsSync } from "node:fs";
 import { setGenerationWindow } from "../lib/db/generation.ts";
 import { health, migrate } from "../lib/index.ts";
-import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
-import pkg from "../package.json" with { type: "json" };
+import { startDeliveryWorker } from "../lib/node/index.ts";
 import { accessLog } from "./access-log.ts";
 import type { Config } from "./config.ts";
 import {
@@ -13,18 +12,18 @@ import {
   openDatabase,
 } from "./db/open.ts";
 import { loadDemo } from "./demo.ts";
+import { hostChecks } from "./host-checks.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp, type UnirankApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
+import { bunConnInfo } from "./http/conn-info.ts";
 import type { AppContext } from "./http/context.ts";
 import { observers } from "./http/observer.ts";
 import type { LogFunction, Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import type { ServerMetrics } from "./metrics.ts";
-import { hostProbes } from "./probes.ts";
-import type { ScanService, ServeScanSettings } from "./scanning.ts";
-
-export const VERSION: string = pkg.version;
+import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
+import { VERSION } from "./version.ts";
 
 /**
  * Opens and migrates. A new database is filled with the demo data unless `config.demo` is off: a SQLite file
@@ -57,7 +56,7 @@ export function appContext(config: Config, opened: OpenedDatabase, log: LogFunct
     db: opened.db,
     version: VERSION,
     clock: () => new Date(),
-    probes: hostProbes({
+    hostChecks: hostChecks({
       dbPath: config.db,
       logDir: config.logDir,
       cacheEntries: () => (cache ? cache.size : 0),
@@ -106,7 +105,7 @@ export async function startServer(
       const answer = (a: UnirankApp) =>
         draining
           ? a.refuse(request, "The server is shutting down; try again shortly")
-          : a.fetch(request, srv);
+          : a.handle(request, bunConnInfo(srv, request));
       return app ? answer(app) : ready.promise.then(answer);
     },
   });
@@ -143,12 +142,16 @@ export async function startServer(
   // Loaded only then: the scanner's modules are not part of every start.
   const scanning: ScanService | null =
     config.scanEveryMs > 0
-      ? (await import("./scanning.ts")).startScanning(opened.db, config, {
+      ? (await import("./scanner/serve-scanning.ts")).startScanning(opened.db, config, {
           log,
           settings: options.scanSettings,
           observe: metrics?.scheduler,
         })
       : null;
+  // A server that does not scan still closes the scans of scanning servers that died (their leases expired).
+  const leases = scanning
+    ? null
+    : (await import("./scanner/lease-closer.ts")).closeLeasesEvery(opened.db, log);
   // Once requests in flight are cut at the shutdown deadline, their failures (the database closes under them)
   // are the cut itself, already counted in the stopped line: they are not internal errors.
   let cutting = false;
@@ -188,7 +191,7 @@ export async function startServer(
     health: () =>
       health(opened.db, {
         version: VERSION,
-        probes: ctx.probes,
+        hostChecks: ctx.hostChecks,
         minFreeDiskGb: config.minFreeDiskGb,
         clock: ctx.clock,
         scanner: ctx.scanner,
@@ -220,7 +223,7 @@ export async function startServer(
       timer = setTimeout(() => resolve(true), config.shutdownTimeoutMs);
     });
     const drained = server.stop(false).then(() => false);
-    const [late] = await Promise.all([Promise.race([drained, cut]), scanning?.stop(reason)]);
+    const [late] = await Promise.all([Promise.race([drained, cut]), scanning?.stop(reason), leases?.stop()]);
     clearTimeout(timer);
     const cutRequests = late ? server.pendingRequests : 0;
     if (late) {

@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { sharedRead } from "../db/shared-read.ts";
-import type { SchedulerState } from "../scheduler/scheduler.ts";
+import type { SchedulerState } from "../scanner/scheduler/scheduler.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 
@@ -8,7 +8,7 @@ export type CheckStatus = "ok" | "warn" | "error";
 export type HealthStatus = "healthy" | "degraded" | "unhealthy";
 
 /** What the host can tell about itself; the server adapter supplies these (the core reads no files). */
-export interface HealthProbes {
+export interface HostChecks {
   /** Free space where the database lives, in bytes. */
   freeDiskBytes(): Promise<number>;
   /** Whether the log directory accepts writes. */
@@ -24,7 +24,7 @@ export interface HealthProbes {
 
 export interface HealthOptions {
   version: string;
-  probes: HealthProbes;
+  hostChecks: HostChecks;
   /** Free disk below this many GB makes the disk check warn. */
   minFreeDiskGb?: number;
   clock?: Clock;
@@ -79,12 +79,12 @@ const databaseCheck = sharedRead(async (db: DB): Promise<DatabaseCheck> => {
 
 /** Real checks: a database query, free disk, log directory writability, cache size. */
 export async function health(db: DB, options: HealthOptions): Promise<Health> {
-  const { probes, minFreeDiskGb = 1 } = options;
+  const { hostChecks: host, minFreeDiskGb = 1 } = options;
   const [queried, readable, free, writable] = await Promise.all([
     databaseCheck(db),
-    settle(async () => (probes.storageReadable ? probes.storageReadable() : true)),
-    settle(() => probes.freeDiskBytes()),
-    settle(() => probes.logsWritable()),
+    settle(async () => (host.storageReadable ? host.storageReadable() : true)),
+    settle(() => host.freeDiskBytes()),
+    settle(() => host.logsWritable()),
   ]);
   const database: DatabaseCheck =
     queried.status === "ok" && readable !== true
@@ -97,7 +97,7 @@ export async function health(db: DB, options: HealthOptions): Promise<Health> {
   };
   const logsOk = writable === true;
   const logs = { status: (logsOk ? "ok" : "warn") as CheckStatus, writable: logsOk };
-  const cache = { status: "ok" as CheckStatus, entries: probes.cacheEntries() };
+  const cache = { status: "ok" as CheckStatus, entries: host.cacheEntries() };
   const scanning = options.scanner?.();
   const scanner: ScannerCheck | undefined = scanning && {
     status: scanning.broken ? "warn" : "ok",

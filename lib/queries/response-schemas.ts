@@ -54,13 +54,9 @@ export const PageMetaSchema = Type.Object({
 
 export const UniversityListSchema = Type.Array(UniversitySchema);
 
-export const UniversityV1DetailSchema = Type.Object({
+export const UniversityDetailSchema = Type.Object({
   ...UniversitySchema.properties,
   scan_count: Int("Completed scans of this university"),
-});
-
-export const UniversityDetailSchema = Type.Object({
-  ...UniversityV1DetailSchema.properties,
   latest_scan: Type.Union([
     Type.Object({ id: Int("Scan id"), completed_at: Timestamp(), overall_score: NullableScore() }),
     Type.Null(),

@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import type { DB } from "../schema/database.ts";
 import { RANKED_SCORES, type RankedScoreName } from "../scores/catalogue.ts";
 import { round1 } from "../scores/derive.ts";
@@ -36,6 +36,7 @@ export const DistributionMetaSchema = Type.Object({
   mean: Type.Union([Type.Number(), Type.Null()], { description: "Mean, one decimal; null when none" }),
   median: Type.Union([Type.Number(), Type.Null()], { description: "Median, one decimal; null when none" }),
 });
+export type DistributionMeta = Static<typeof DistributionMetaSchema>;
 
 /** Which bin a score falls in: equal widths over 0..100, 100 itself in the last bin. */
 export const binOf = (value: number, bins: number): number =>

@@ -1,20 +1,27 @@
 import type { ScoredPart } from "../scores/check-points.ts";
-import type { Observations } from "./observations.ts";
+import type { Availability, Observations } from "./observations.ts";
 import { check, scoredFrom, unmeasured } from "./points.ts";
 
 const S = "tech_uptime_score" as const;
 
+/** The share of availability probes answered, in whole percent (answers beyond the total count as the total); null without probes. */
+export function uptimePercent(a: Availability | null | undefined): number | null {
+  if (!a || a.total === 0) return null;
+  return Math.round((100 * Math.min(a.answered, a.total)) / a.total);
+}
+
 /** tech_uptime_score: the share of availability probes answered; null without probes. */
 export function scoreUptime(o: Observations): ScoredPart {
   const a = o.availability;
-  if (!a || a.total === 0) return unmeasured(S, "no availability probes recorded");
+  const percent = uptimePercent(a);
+  if (!a || percent === null) return unmeasured(S, "no availability probes recorded");
   const answered = Math.min(a.answered, a.total);
   return scoredFrom(S, [
     check(
       S,
       "uptime.answered",
       "Probes answered",
-      Math.round((100 * answered) / a.total),
+      percent,
       100,
       `${answered} of ${a.total} probes answered`,
       "Monitor availability and remove the causes of outages.",

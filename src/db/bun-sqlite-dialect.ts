@@ -13,6 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { StorageUnavailableError, sqliteUnavailable } from "../../lib/index.ts";
 
 /**
  * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text (bun's `query()`, and our own cache for
@@ -115,6 +116,9 @@ function isBusy(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }
 
+/** A storage fault (the file locked past the wait, unreadable, not a database) as the port's own error. */
+const storageError = (e: unknown): unknown => (sqliteUnavailable(e) ? new StorageUnavailableError(e) : e);
+
 class BunSqliteConnection implements DatabaseConnection {
   release?: () => void;
   readonly #statements = new Map<string, Statement>();
@@ -153,7 +157,8 @@ class BunSqliteConnection implements DatabaseConnection {
       try {
         return this.#execute<R>(compiled);
       } catch (e) {
-        if (!isBusy(e) || performance.now() + delay > deadline) throw e;
+        // A storage fault (a lock held past the wait, an unreadable file) is the port's StorageUnavailableError.
+        if (!isBusy(e) || performance.now() + delay > deadline) throw storageError(e);
       }
       if (this.db.inTransaction) await Bun.sleep(delay);
       else await this.pause(delay);
@@ -173,7 +178,12 @@ class BunSqliteConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const stmt = this.#statement(compiled.sql);
-    for (const row of stmt.iterate(...(compiled.parameters as unknown as Params))) yield { rows: [row as R] };
+    try {
+      const stmt = this.#statement(compiled.sql);
+      for (const row of stmt.iterate(...(compiled.parameters as unknown as Params)))
+        yield { rows: [row as R] };
+    } catch (e) {
+      throw storageError(e);
+    }
   }
 }

@@ -1,26 +1,27 @@
-import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../lib/access/audit-log.ts";
-import { clientGroup, resolveClientIp, trustedProxies } from "../../lib/access/client-ip.ts";
-import {
-  consumeRateLimit,
-  RATE_WINDOW_SECONDS,
-  type RateLimitDecision,
-} from "../../lib/access/rate-limiter.ts";
-import { createViewTokens, type IssuedViewToken, type ViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
   authenticate,
   type Clock,
+  clientGroup,
+  consumeRateLimit,
   createAuditLog,
   type DB,
+  DEFAULT_AUDIT_RETENTION_DAYS,
   isUnirankError,
   pruneAccessState,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+  resolveClientIp,
+  trustedProxies,
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import { HttpError } from "./error-status.ts";
 import type { AdmissionFacts } from "./observer.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { ApiVersion } from "./route.ts";
+import { createViewTokens, type IssuedViewToken, type ViewTokens } from "./view-tokens.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -41,8 +42,6 @@ export interface AccessSettings {
   anonymousLimit?: number;
   /** Proxies (addresses or CIDRs, IPv4/IPv6) whose `X-Forwarded-For` is believed. Default none. */
   trustProxy?: readonly string[];
-  /** The socket peer of a request; adapters provide it (Bun: `server.requestIP(request)`). */
-  peerAddress?: (request: Request) => string | undefined;
   /** Days audit rows are kept; 0 keeps them forever. Default 90. */
   auditRetentionDays?: number;
   /** An audit writer to use (default: a buffered one on `db`). */
@@ -54,16 +53,11 @@ export interface AccessSettings {
   viewTokens?: ViewTokens;
 }
 
-/** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
-export interface PeerSource {
-  requestIP?(request: Request): { address: string } | null;
-}
-
 /** One request's passage through access control. */
 export interface AccessGate extends AdmissionFacts {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
-  /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
+  /** Throws the error to answer with (400 and 401 `UnirankError`, 429 `HttpError`) or resolves when the request may proceed. */
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
@@ -74,8 +68,12 @@ export interface AccessGate extends AdmissionFacts {
 export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
-  /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
-  open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /**
+   * Starts one request's passage; the request context knows its target and how to find its socket peer.
+   * `countsEveryCall`: the route's calls are always counted, never admitted by a view token (the request that
+   * issues one).
+   */
+  open(rc: RequestContext, version: ApiVersion, countsEveryCall?: boolean): AccessGate;
   /** The client's address of any request: the peer, or `X-Forwarded-For` when the peer is a trusted proxy. */
   clientIp(rc: RequestContext): string;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
@@ -86,9 +84,6 @@ export interface AccessGuard {
   /** A new explorer view token (the request that asks for it has been counted already). */
   issueViewToken(): IssuedViewToken;
 }
-
-/** The explorer's token request: it always counts, token or not. */
-const VIEW_TOKEN_PATH = "/api/v2/explorer/view";
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -172,13 +167,9 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   }
 
   const clientIpOf = (rc: RequestContext): string =>
-    resolveClientIp(
-      rc.peer() ?? settings.peerAddress?.(rc.request),
-      rc.request.headers.get("x-forwarded-for"),
-      isTrusted,
-    );
+    resolveClientIp(rc.peer(), rc.request.headers.get("x-forwarded-for"), isTrusted);
 
-  const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
+  const open = (rc: RequestContext, version: ApiVersion, countsEveryCall = false): AccessGate => {
     const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
@@ -257,7 +248,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           if (anonymousLimit <= 0) return;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !countsEveryCall) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
@@ -274,7 +265,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         if (!decision.allowed) {
           limited = policy;
           headers["Retry-After"] = String(decision.retryAfter);
-          throw new UnirankError(
+          throw new HttpError(
             "RATE_LIMITED",
             `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
           );

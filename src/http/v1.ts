@@ -16,14 +16,17 @@ import {
   RankingsParams,
   StatsSchema,
   stats,
+  UniversityDetailSchema,
   UniversityListSchema,
-  UniversityV1DetailSchema,
   universityScores,
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
+
+/** v1's university: the core's detail without its latest scan. */
+const UniversityV1DetailSchema = Type.Omit(UniversityDetailSchema, ["latest_scan"]);
 
 /** v1: plain `{success, data, meta?}` presenters over the core. */
 export function v1Routes(ctx: AppContext): RouteSpec[] {

@@ -1,21 +1,26 @@
-import type { TObject } from "@sinclair/typebox";
+import { type TObject, Type } from "@sinclair/typebox";
 import {
+  CATEGORIES,
   CategoryParams,
+  checkScoreWindow,
   getScan,
   getUniversity,
   IdParams,
+  isoTimestamp,
   LeaderboardMetaSchema,
   LeaderboardParams,
   LeaderboardSchema,
-  ListUniversitiesV2Params,
+  ListUniversitiesParams,
   listUniversities,
   PageMetaSchema,
+  RANKING_SORTS,
   RankingListSchema,
-  RankingsV2Params,
+  RankingsParams,
   RegressionListSchema,
   RegressionsMetaSchema,
   RegressionsParams,
   regressions,
+  regressionsWindow,
   ScanDetailSchema,
   ScanDiffParams,
   ScanDiffSchema,
@@ -23,14 +28,10 @@ import {
   scanDiff,
   UniversityDetailSchema,
   UniversityListSchema,
+  walkRanking,
+  walkRegressions,
+  walkUniversities,
 } from "../../lib/index.ts";
-import { walkRanking } from "../../lib/queries/ranking-walk.ts";
-import { checkScoreWindow } from "../../lib/queries/rankings.ts";
-import { regressionsWindow } from "../../lib/queries/regressions.ts";
-import { walkRegressions } from "../../lib/queries/regressions-walk.ts";
-import { walkUniversities } from "../../lib/queries/universities-walk.ts";
-import { CATEGORIES, RANKING_SORTS } from "../../lib/scores/catalogue.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
@@ -43,6 +44,15 @@ import {
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
 import { walkPayload } from "./walk-payload.ts";
+
+/** v2 lists take only page, limit, search and country. */
+const ListUniversitiesV2Params = Type.Pick(ListUniversitiesParams, ["page", "limit", "search", "country"]);
+
+/** v2 rankings: v1's sorts and filters, 20 rows a page by default. */
+const RankingsV2Params = Type.Object({
+  ...RankingsParams.properties,
+  limit: Type.Optional(Type.Integer({ ...RankingsParams.properties.limit, default: 20 })),
+});
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {

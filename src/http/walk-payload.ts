@@ -1,4 +1,4 @@
-import type { WalkPage, WalkStep } from "../../lib/queries/walk.ts";
+import type { WalkPage, WalkStep } from "../../lib/index.ts";
 import { decodeCursor, encodeCursor } from "./paging/cursor.ts";
 import type { Payload } from "./route.ts";
 

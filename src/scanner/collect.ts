@@ -1,15 +1,15 @@
 import robotsParser from "robots-parser";
-import { isNotableLink } from "../../lib/scanner/links.ts";
-import type {
-  Availability,
-  DnsObservation,
-  HomeObservation,
-  HttpRedirect,
-  Observations,
-  PageObservation,
-  RobotsObservation,
-  SitemapObservation,
-} from "../../lib/scanner/observations.ts";
+import {
+  type Availability,
+  type DnsObservation,
+  type HomeObservation,
+  type HttpRedirect,
+  isNotableLink,
+  type Observations,
+  type PageObservation,
+  type RobotsObservation,
+  type SitemapObservation,
+} from "../../lib/scanner/index.ts";
 import { FetchError } from "./connection-pool.ts";
 import { queryDns } from "./dns-client.ts";
 import { isHtml, parsePage } from "./html.ts";

@@ -8,6 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, wri
 import { join } from "node:path";
 import { buildBinary } from "../../scripts/build.ts";
 import { tempDir } from "../support/databases.ts";
+import { startHostileWeb } from "../support/hostile-web.ts";
 
 const work = tempDir("unirank-dist-binary-");
 const built = join(work, "build", "unirank");
@@ -229,6 +230,32 @@ describe("dist: the standalone executable", () => {
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).due).toBe(76);
   });
+
+  test("the binary scans: each scan in a scan process that is the binary itself", async () => {
+    const web = await startHostileWeb();
+    try {
+      const file = join(elsewhere, "calm.ndjson");
+      writeFileSync(file, `${JSON.stringify({ type: "university", domain: "calm.test", name: "Calm", country: "FR" })}\n`);
+      const imported = await run(["import", "calm.ndjson", "--db", "scan.db", "--no-events"]);
+      expect(imported.code, imported.stderr + imported.stdout).toBe(0);
+      const scanned = await run([
+        "scan",
+        "calm.test",
+        "--db",
+        "scan.db",
+        "--resolver",
+        `${web.resolver.host}:${web.resolver.port}`,
+        "--ports",
+        `${web.ports.http},${web.ports.https}`,
+        "--allow-private-targets",
+      ]);
+      expect(scanned.code, scanned.stderr + scanned.stdout).toBe(0);
+      expect(scanned.stdout).toContain("1 completed, 0 failed");
+      expect(web.hits.get("calm.test") ?? 0).toBeGreaterThan(0);
+    } finally {
+      await web.close();
+    }
+  }, 120_000);
 
   test("import a small file with the binary; the running server serves it", async () => {
     const help = await run(["--help"]);

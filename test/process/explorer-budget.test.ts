@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import { migrate } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { createAccessGuard } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
+import { bunConnInfo } from "../../src/http/conn-info.ts";
+import { createViewTokens } from "../../src/http/view-tokens.ts";
 import { tempDir } from "../support/databases.ts";
 import { testContext } from "../support/fixtures-app.ts";
 import { type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
@@ -32,7 +33,7 @@ function start(limit: number) {
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: app.fetch,
+    fetch: (request, bun) => app.handle(request, bunConnInfo(bun, request)),
   });
   url = `http://127.0.0.1:${server.port}`;
   stopServer = () => server.stop(true);

@@ -11,12 +11,12 @@ import { Elysia } from "elysia";
 import { API_KEY_PATTERN } from "../../lib/access/api-key-format.ts";
 import { redactPath } from "../../lib/access/audit-log.ts";
 import { type CreatedKey, createKey, readAudit, signRequest } from "../../lib/index.ts";
-import { parseQueryString } from "../../lib/params/query-string.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { type OpenedDatabase, openAccessState, openDatabase } from "../../src/db/open.ts";
 import { createFetchHandler, unirank } from "../../src/elysia.ts";
 import { createAccessGuard } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
+import { parseQueryString } from "../../src/http/query-string.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { testContext } from "../support/fixtures-app.ts";
 

@@ -59,9 +59,11 @@ export interface ScanWeb {
   close(): Promise<void>;
 }
 
-/** The `serve` options that point its background scans at this web (`--scan-resolver`, `--scan-ports`, …). */
+/** The options that point `unirank serve`'s background scans at this web (no availability probes). */
 export function serveScanArgs(web: ScanWeb): string[] {
   return [
+    "--probe-every",
+    "0",
     "--scan-resolver",
     `${web.resolver.host}:${web.resolver.port}`,
     "--scan-ports",
