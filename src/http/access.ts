@@ -19,7 +19,7 @@ import {
   verifyRequestSignature,
 } from "../../lib/index.ts";
 import type { RequestContext } from "./request-context.ts";
-import type { ApiVersion } from "./route.ts";
+import type { RouteSpec } from "./route.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -71,8 +71,11 @@ export interface AccessGate {
 export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
-  /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
-  open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /**
+   * Starts one request's passage to `route` (the router's match: its rules, never the path as sent, decide); the
+   * request context knows its target and how to find its socket peer.
+   */
+  open(rc: RequestContext, route: Pick<RouteSpec, "version" | "alwaysCounted">): AccessGate;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -81,9 +84,6 @@ export interface AccessGuard {
   /** A new explorer view token (the request that asks for it has been counted already). */
   issueViewToken(): IssuedViewToken;
 }
-
-/** The explorer's token request: it always counts, token or not. */
-const VIEW_TOKEN_PATH = "/api/v2/explorer/view";
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -166,7 +166,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
+  const open: AccessGuard["open"] = (rc, route) => {
     const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
@@ -237,7 +237,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           if (anonymousLimit <= 0) return;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !route.alwaysCounted) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
@@ -260,7 +260,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         }
       },
       close(response) {
-        if (version !== "v2" && !keySupplied) return;
+        if (route.version !== "v2" && !keySupplied) return;
         audit.record({
           at: arrived,
           request_id: response.headers.get("X-Request-Id") ?? "",

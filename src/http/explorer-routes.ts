@@ -40,6 +40,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       }),
       cache: "no-store",
       uncached: true,
+      alwaysCounted: true,
       handle: () => {
         const issued = ctx.access ? ctx.access.issueViewToken() : fallback.issue(ctx.clock());
         return {

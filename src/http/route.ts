@@ -52,6 +52,11 @@ export interface RouteSpec {
    * clock), added to the cache key: an entry is reused only while this is unchanged.
    */
   cacheScope?: (input: HandlerInput) => string;
+  /**
+   * Counted against the anonymous limit on every call, even one carrying an explorer view token (the request
+   * that hands out those tokens).
+   */
+  alwaysCounted?: boolean;
   handle(input: HandlerInput): Promise<Payload> | Payload;
 }
 
