@@ -1,3 +1,4 @@
+import { redactKeyMaterial } from "../../lib/access/api-key-format.ts";
 import { type ErrorDetail, isUnirankError, UnirankError } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
@@ -57,14 +58,15 @@ export function errorResponse(
     const unavailable = isStorageUnavailable(thrown);
     ctx.log("error", unavailable ? "storage unavailable" : "internal error", {
       error: thrown instanceof Error ? thrown.stack : String(thrown),
-      path: rc.pathname,
+      path: redactKeyMaterial(rc.pathname),
     });
     error = unavailable
       ? new UnirankError("UNAVAILABLE", "Storage is unavailable; try again later")
       : new UnirankError("INTERNAL", "Internal error");
   }
   const body = presentError(version, error, ctx.clock());
-  return jsonResponse(rc.request, JSON.stringify(body), {
+  // An error may quote what was sent (a path, a parameter): key material in it is never echoed.
+  return jsonResponse(rc.request, redactKeyMaterial(JSON.stringify(body)), {
     status: HTTP_STATUS[error.code],
     cache: "no-store",
     headers,
