@@ -80,6 +80,43 @@ test("unirank import of a truncated .csv.gz and .ndjson.gz: file:line, the summa
   }
 }, 60_000);
 
+/** 12,000 universities as a .csv.gz with one bit flipped mid-stream: it inflates to garbled rows, and only the
+ * CRC at the end says so. */
+function flippedGzip(): Buffer {
+  const rows = Array.from({ length: 12000 }, (_, i) => `university,u-${i}.example,University ${i},DE`);
+  const gz = gzipSync(`type,domain,name,country\n${rows.join("\n")}\n`);
+  const at = Math.floor(gz.length / 2);
+  gz.writeUInt8(gz.readUInt8(at) ^ 0x01, at);
+  return gz;
+}
+
+test("unirank import --skip-invalid of a .csv.gz with one flipped byte: exit 1, nothing written, the reason named", async () => {
+  const path = join(dir, "flipped.csv.gz");
+  writeFileSync(path, flippedGzip());
+  const db = join(dir, "flipped.db");
+  const run = (...args: string[]) =>
+    Bun.spawn(["bun", join(import.meta.dir, "../..", "src", "cli.ts"), ...args], {
+      stdout: "pipe",
+      stderr: "pipe",
+      env: { ...process.env, UNIRANK_LOG_DIR: join(dir, "logs") },
+    });
+  const proc = run("import", path, "--skip-invalid", "--db", db, "--no-events");
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  expect(code).toBe(1);
+  expect(stderr).toMatch(
+    /flipped\.csv\.gz:\d+: the file cannot be read from this line on \(incorrect data check\)/,
+  );
+  expect(stderr).toContain("cannot be read to its end; nothing was written, --skip-invalid or not");
+  expect(stdout).toMatch(/^nothing imported: /m);
+  const check = new (await import("bun:sqlite")).Database(db, { readonly: true });
+  expect(check.query("select count(*) as n from universities").get()).toEqual({ n: 0 });
+  check.close();
+}, 60_000);
+
 describeEachDatabase("import rules", (get) => {
   beforeEach(async () => {
     await get().reset();
@@ -169,6 +206,21 @@ describeEachDatabase("import rules", (get) => {
       expect(issue?.line).toBeGreaterThan(0);
       expect(issue?.message).toMatch(
         /^the file cannot be read from this line on \(.+\): is it truncated or corrupt\?$/,
+      );
+      expect(await db.selectFrom("universities").select("id").execute()).toEqual([]);
+    }
+  });
+
+  test("data read before a decompression error is never written, --skip-invalid or not", async () => {
+    const { db } = get();
+    const path = join(dir, "flipped-lib.csv.gz");
+    writeFileSync(path, flippedGzip());
+    for (const skipInvalid of [false, true]) {
+      const r = await importFiles(db, [path], { skipInvalid, events: false });
+      expect(r.committed).toBe(false);
+      expect(r.universities.inserted).toBe(0);
+      expect(r.issues.at(-1)?.message).toMatch(
+        /^the file cannot be read from this line on \(incorrect data check\)/,
       );
       expect(await db.selectFrom("universities").select("id").execute()).toEqual([]);
     }
