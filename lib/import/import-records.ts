@@ -169,7 +169,7 @@ export async function importRecords(
             result.rejected++;
             continue;
           }
-          const checked = validateRecord(raw.value, raw.csv);
+          const checked = validateRecord(raw.value, raw.csv, { source: raw.text });
           if (!checked.ok) {
             issue(si, raw.line, checked.errors.join("; "), checked.domain);
           } else await writer.add(checked.record, { source: si, line: raw.line });

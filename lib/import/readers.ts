@@ -4,7 +4,14 @@ import { normalisedText, numberedLines } from "./text-lines.ts";
 
 /** One record as read, before validation: an object (NDJSON, embedder records) or the CSV cells by column. */
 export type RawRecord =
-  | { line: number; value: unknown; csv: boolean; error?: undefined }
+  | {
+      line: number;
+      value: unknown;
+      csv: boolean;
+      /** The JSON text of an NDJSON line (numbers as written). */
+      text?: string;
+      error?: undefined;
+    }
   /**
    * A line that cannot be read as a record. `fatal`: the rest of the source cannot be read either. `unreadable`:
    * the bytes themselves failed (a corrupt or truncated `.gz`, a failing stream), so nothing read from this source
@@ -41,7 +48,7 @@ async function* ndjson(content: AsyncIterable<Uint8Array | string>): AsyncGenera
       last = line;
       if (text.trim() === "") continue;
       try {
-        yield { line, value: JSON.parse(text), csv: false };
+        yield { line, value: JSON.parse(text), csv: false, text };
       } catch (e) {
         yield { line, error: `not valid JSON (${(e as Error).message})` };
       }

@@ -224,6 +224,62 @@ describeEachDatabase("import rules", (get) => {
       );
       expect(await db.selectFrom("universities").select("id").execute()).toEqual([]);
     }
+  }, 60_000);
+
+  test("one bound rule on a score as written: above 100 or below 0 by any amount is refused, in NDJSON and CSV", async () => {
+    const { db } = get();
+    const above = [
+      "100.000000000000000000001",
+      "100.0000000000001",
+      "100.00000000000001",
+      "100.05",
+      "1e2000",
+    ];
+    const within = [
+      "100",
+      "100.0",
+      "100.000000000000000000000",
+      "1e2",
+      "1.00E+2",
+      "0.000000000000000000001",
+      "0",
+      "0.0",
+    ];
+    const below = ["-0.000000000000000000001", "-1e-400", "-5"];
+    const line = (id: string, score: string) =>
+      `{"type":"scan","source_id":"${id}","domain":"b.example","status":"completed","completed_at":"2026-03-01T12:00:00+00:00","overall_score":${score}}`;
+    const all = [...above, ...within, ...below];
+    const r = await importRecords(
+      db,
+      [
+        { name: "u.ndjson", format: "ndjson", content: [JSON.stringify(uni("b.example"))] },
+        { name: "b.ndjson", format: "ndjson", content: [all.map((s, i) => line(`j${i}`, s)).join("\n")] },
+        {
+          name: "b.csv",
+          format: "csv",
+          content: [
+            `type,domain,source_id,status,completed_at,overall_score\n${[...above, ...within]
+              .filter((s) => /^[\d.]+$/.test(s))
+              .map((s, i) => `scan,b.example,c${i},completed,2026-03-01 12:00:00,${s}`)
+              .join("\n")}\n`,
+          ],
+        },
+      ],
+      { skipInvalid: true },
+    );
+    const refused = r.issues.map(formatIssue);
+    const expected = [
+      ...above.map((s, i) => `b.ndjson:${i + 1}: overall_score ${s} is outside 0..100`),
+      ...below.map(
+        (s, i) => `b.ndjson:${above.length + within.length + i + 1}: overall_score ${s} is outside 0..100`,
+      ),
+      ...above
+        .filter((s) => /^[\d.]+$/.test(s))
+        .map((s, i) => `b.csv:${i + 2}: overall_score ${s} is outside 0..100`),
+    ];
+    expect(refused.sort()).toEqual(expected.sort());
+    const stored = await db.selectFrom("scans").select(["overall_score"]).execute();
+    expect(new Set(stored.map((s) => Number(s.overall_score)))).toEqual(new Set([100, 0]));
   });
 
   test("scores: one decimal on every write path; CSV takes plain decimals only", async () => {
