@@ -2,11 +2,12 @@ import type { ScanOutcome } from "../scanner/scan-outcome.ts";
 
 export type { ScanOutcome };
 
+import { isUnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
 import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
 import type { ScanRecord } from "../write/records.ts";
-import { writeRecords } from "../write/write-records.ts";
+import { IngestRejectedError, writeRecords } from "../write/write-records.ts";
 import {
   type ClaimedScan,
   claimDueScans,
@@ -81,6 +82,8 @@ export interface SchedulerState {
   failed: number;
   /** The scheduler's own last step failed (the database, not a site). */
   broken: boolean;
+  /** Scans whose result waits in memory for the storage to take it (a full disk); retried at every tick. */
+  unstored: number;
 }
 
 interface Attempt {
@@ -88,6 +91,8 @@ interface Attempt {
   controller: AbortController;
   done: Promise<void>;
   abandoned: boolean;
+  /** A write of this attempt failed and waits for the next tick to be tried again. */
+  unstored: boolean;
 }
 
 const DAY = 86_400_000;
@@ -121,7 +126,10 @@ export class ScanScheduler {
     completed: 0,
     failed: 0,
     broken: false,
+    unstored: 0,
   };
+  /** Writes waiting for the next tick to try again (`untilStored`). */
+  private retries: (() => void)[] = [];
 
   constructor(
     private readonly db: DB,
@@ -134,12 +142,15 @@ export class ScanScheduler {
   }
 
   state(): SchedulerState {
-    return { ...this.current, running: this.attempts.size };
+    let unstored = 0;
+    for (const a of this.attempts.values()) if (a.unstored) unstored++;
+    return { ...this.current, running: this.attempts.size, unstored };
   }
 
   /** One step: claim and start what is due, renew leases, probe. Never throws; a failure shows in `state()`. */
   async tick(): Promise<void> {
     if (this.stopping) return;
+    for (const retry of this.retries.splice(0)) retry();
     try {
       await this.step();
       this.current.broken = false;
@@ -226,7 +237,13 @@ export class ScanScheduler {
 
   private start(claim: ClaimedScan): void {
     const controller = new AbortController();
-    const attempt: Attempt = { claim, controller, done: Promise.resolve(), abandoned: false };
+    const attempt: Attempt = {
+      claim,
+      controller,
+      done: Promise.resolve(),
+      abandoned: false,
+      unstored: false,
+    };
     attempt.done = this.run(attempt).finally(() => this.attempts.delete(claim.attempt_id));
     this.attempts.set(claim.attempt_id, attempt);
   }
@@ -236,27 +253,32 @@ export class ScanScheduler {
     try {
       if (claim.stale) {
         const reason = `lease expired: ${claim.stale.owner} stopped before finishing the scan`;
-        await this.store(claim, claim.stale.attempt_id, {
-          status: "failed",
-          started_at: claim.stale.started_at ?? claim.started_at,
-          completed_at: isoTimestamp(this.clock()),
-          failure_reason: reason,
-          scores: {},
-        });
+        const stale = claim.stale;
+        await this.untilStored(attempt, () =>
+          this.store(claim, stale.attempt_id, {
+            status: "failed",
+            started_at: stale.started_at ?? claim.started_at,
+            completed_at: isoTimestamp(this.clock()),
+            failure_reason: reason,
+            scores: {},
+          }),
+        );
       }
       // The scan is `running` from its claim on, moved on to completed or failed by `store`.
-      await writeRecords(
-        this.db,
-        [
-          {
-            type: "scan",
-            source_id: claim.attempt_id,
-            domain: claim.domain,
-            status: "running",
-            started_at: claim.started_at,
-          },
-        ],
-        { events: false, clock: this.clock, now: this.clock() },
+      await this.untilStored(attempt, () =>
+        writeRecords(
+          this.db,
+          [
+            {
+              type: "scan",
+              source_id: claim.attempt_id,
+              domain: claim.domain,
+              status: "running",
+              started_at: claim.started_at,
+            },
+          ],
+          { events: false, clock: this.clock, now: this.clock() },
+        ),
       );
       // The scan period: one interval up to the claim (probes of the claiming tick itself are not counted).
       const until = parseTimestamp(claim.started_at) ?? this.clock();
@@ -278,14 +300,47 @@ export class ScanScheduler {
         outcome.scores.tech_uptime_score ??=
           uptime.total > 0 ? Math.round((100 * uptime.answered) / uptime.total) : null;
       }
-      await this.store(claim, claim.attempt_id, outcome);
-      await finishClaim(this.db, claim.attempt_id, {
-        status: outcome.status,
-        error: outcome.failure_reason ?? undefined,
-      });
+      await this.untilStored(attempt, () => this.store(claim, claim.attempt_id, outcome));
+      await this.untilStored(attempt, () =>
+        finishClaim(this.db, claim.attempt_id, {
+          status: outcome.status,
+          error: outcome.failure_reason ?? undefined,
+        }),
+      );
     } catch (e) {
       this.noteError(claim.domain, `scan not stored: ${e instanceof Error ? e.message : String(e)}`);
       this.options.log?.("error", "scan not stored", { domain: claim.domain, error: String(e) });
+    }
+  }
+
+  /**
+   * Runs one write of an attempt until the storage takes it: after a failure (a full disk, an unwritable file) the
+   * attempt keeps its result in memory and its lease renewed, and the write is tried again at the next tick. Only
+   * a stop ends the retries (the write is tried once more, and its failure is the attempt's), and a record the
+   * writer refuses is not retried.
+   */
+  private async untilStored(attempt: Attempt, write: () => Promise<unknown>): Promise<void> {
+    for (;;) {
+      try {
+        await write();
+        if (attempt.unstored) {
+          attempt.unstored = false;
+          this.options.log?.("info", "scan stored after retrying", { domain: attempt.claim.domain });
+        }
+        return;
+      } catch (e) {
+        // A record the writer refuses (another server stored this attempt already) is refused again: no retry.
+        if (this.stopping || e instanceof IngestRejectedError || isUnirankError(e)) throw e;
+        const error = e instanceof Error ? e.message : String(e);
+        if (!attempt.unstored)
+          this.options.log?.("error", "scan not stored yet; retrying at the next tick", {
+            domain: attempt.claim.domain,
+            error,
+          });
+        attempt.unstored = true;
+        this.noteError(attempt.claim.domain, `scan not stored yet, retrying: ${error}`);
+        await new Promise<void>((resolve) => this.retries.push(resolve));
+      }
     }
   }
 
@@ -342,6 +397,7 @@ export class ScanScheduler {
    */
   async stop(reason = "server stopped", graceMs = 5_000): Promise<void> {
     this.stopping = reason;
+    for (const retry of this.retries.splice(0)) retry();
     const attempts = [...this.attempts.values()];
     for (const a of attempts) a.controller.abort(new Error(reason));
     let timer: ReturnType<typeof setTimeout> | undefined;
