@@ -4,7 +4,17 @@ import { migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
 import pkg from "../package.json" with { type: "json" };
 import type { Config } from "./config.ts";
-import { displayLocation, type OpenedDatabase, openAccessState, openDatabase } from "./db/open.ts";
+import { sqliteStorageFault } from "./db/bun-sqlite-dialect.ts";
+import {
+  accessStatePath,
+  displayLocation,
+  type OpenedDatabase,
+  openAccessState,
+  openDatabase,
+} from "./db/open.ts";
+import { postgresStorageFault } from "./db/postgres-storage-fault.ts";
+import { StorageHealth } from "./db/storage-health.ts";
+import { watchStorage } from "./db/storage-watch.ts";
 import { loadDemo } from "./demo.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp } from "./http/app.ts";
@@ -36,22 +46,63 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Open
   return opened;
 }
 
-export function appContext(config: Config, opened: OpenedDatabase, log: Logger): AppContext {
+export function appContext(
+  config: Config,
+  opened: OpenedDatabase,
+  log: Logger,
+  storage?: StorageHealth,
+): AppContext {
   const cache = config.cache ? new ResponseCache({ maxEntries: config.cacheEntries }) : false;
   return {
     db: opened.db,
     version: VERSION,
     clock: () => new Date(),
-    probes: hostProbes({
-      dbPath: config.db,
-      logDir: config.logDir,
-      cacheEntries: () => (cache ? cache.size : 0),
-    }),
+    probes: {
+      ...hostProbes({
+        dbPath: config.db,
+        logDir: config.logDir,
+        cacheEntries: () => (cache ? cache.size : 0),
+      }),
+      ...(storage
+        ? { storageFault: () => storage.dataFault(), failingWrites: () => storage.failingWrites() }
+        : {}),
+    },
     minFreeDiskGb: config.minFreeDiskGb,
     cache,
     log,
   };
 }
+
+/**
+ * Watches the SQLite files the server opened, every second: a data or access-state file deleted, replaced or
+ * made unwritable stops the writes through its handle (SQLite `query_only`) and shows in `/health`. Nothing to
+ * watch on PostgreSQL or in memory. Returns the stop of the watch.
+ */
+function watchFiles(
+  location: string,
+  data: OpenedDatabase,
+  state: OpenedDatabase,
+  storage: StorageHealth,
+): () => void {
+  if (data.kind !== "sqlite" || location === ":memory:" || location === "") return () => {};
+  const watches = [
+    { role: "data", path: location, handle: data },
+    { role: "access state", path: accessStatePath(location), handle: state },
+  ].map(({ role, path, handle }) =>
+    watchStorage(path, (problem) => {
+      storage.fileProblem(role, problem);
+      handle.stopWrites?.(problem?.message ?? null);
+    }),
+  );
+  const timer = setInterval(() => {
+    for (const w of watches) w.check();
+  }, STORAGE_CHECK_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
+/** How often the files are checked: a replaced or deleted file shows in /health within this (docs/operations.md). */
+export const STORAGE_CHECK_MS = 1000;
 
 export interface RunningServer {
   url: string;
@@ -67,6 +118,15 @@ export async function startServer(
   const log = createLogger(config.logDir, options);
   setGenerationWindow(config.dataWindowMs);
   const opened = await prepareDatabase(config, log);
+  const state = await openAccessState(config.db, opened).catch(async (e) => {
+    await opened.close();
+    throw e;
+  });
+  const storage = new StorageHealth(
+    log,
+    opened.kind === "postgres" ? postgresStorageFault : sqliteStorageFault,
+  );
+  const stopWatching = watchFiles(config.db, opened, state, storage);
   // Continuous scanning when --scan-every is set (off by default).
   // Loaded only then: the scanner's modules are not part of every start.
   const scanning: ScanService | null =
@@ -76,9 +136,12 @@ export async function startServer(
           settings: options.scanSettings,
         })
       : null;
-  const ctx = { ...appContext(config, opened, log), ...(scanning ? { scanner: scanning.state } : {}) };
-  const state = await openAccessState(config.db, opened);
+  const ctx = {
+    ...appContext(config, opened, log, storage),
+    ...(scanning ? { scanner: scanning.state } : {}),
+  };
   const access = createAccessGuard({
+    storage,
     db: opened.db,
     stateDb: state.db,
     clock: ctx.clock,
@@ -106,6 +169,7 @@ export async function startServer(
   return {
     url,
     async stop(reason = "server stopped") {
+      stopWatching();
       await scanning?.stop(reason);
       stopSteward();
       server.stop(true);

@@ -84,6 +84,8 @@ export interface AuditLogOptions {
   /** Most entries kept while the database cannot be written; the oldest are dropped beyond. Default 50000. */
   maxBuffered?: number;
   onError?: (error: unknown) => void;
+  /** Called after a batch was written (after failures: the storage takes writes again). */
+  onWritten?: () => void;
 }
 
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
@@ -149,9 +151,11 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
         }
         await insertAudit(adb as unknown as DB, values, batch.length);
         buffer = buffer.slice(batch.length);
+        options.onWritten?.();
       } catch (e) {
         options.onError?.(e);
-        return; // kept; the next flush retries
+        schedule(); // kept; retried at the next interval
+        return;
       }
     }
   };

@@ -75,7 +75,7 @@ export function errorResponse(
 
 function isStorageUnavailable(e: unknown): boolean {
   const text = e instanceof Error ? `${e.name} ${(e as { code?: string }).code ?? ""} ${e.message}` : "";
-  return /SQLITE_(CANTOPEN|BUSY|IOERR|NOTADB|CORRUPT|READONLY)|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|Connection terminated|database .* does not exist|unable to open|timeout exceeded when trying to connect|\b(57P0[1-3]|53300|08[0-9A-Z]{3})\b/i.test(
+  return /SQLITE_(CANTOPEN|BUSY|IOERR|NOTADB|CORRUPT|READONLY|FULL)|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|Connection terminated|database .* does not exist|unable to open|timeout exceeded when trying to connect|\b(57P0[1-3]|53[0-9]00|08[0-9A-Z]{3})\b/i.test(
     text,
   );
 }
