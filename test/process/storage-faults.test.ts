@@ -204,6 +204,17 @@ describe("files deleted or replaced while serving", () => {
   }, 60_000);
 });
 
+test("a corrupt access-state file at the start: serve stops, naming the file and what it holds", async () => {
+  const dir = tempDir("unirank-access-corrupt-");
+  const { path } = await makeDatabase(dir);
+  writeFileSync(`${path}.access`, Buffer.alloc(8192, 0x5a));
+  const refused = await runCli(["serve", "--db", path, "--port", "0", "--log-dir", join(root, "logs")]);
+  expect(refused.code).toBe(1);
+  expect(refused.err).toBe(
+    `unirank: cannot open ${path}.access: SQLITE_NOTADB: file is not a database; it is the access-state file (rate limits, signature replays, the audit log) beside ${path}\n`,
+  );
+}, 60_000);
+
 describe("immutable files (chattr +i)", () => {
   test("at the start: serve refuses, naming the file and the likely cause", async () => {
     const dir = tempDir("unirank-immutable-start-");
