@@ -109,7 +109,7 @@ describeEachDatabase("access rules by route, whatever the path form", (get) => {
       }
     }
     expect(wrong).toEqual([]);
-  });
+  }, 60_000);
 
   test("forms that name another path: 404, nothing counted, no token handed out", async () => {
     const wrong: string[] = [];
@@ -126,7 +126,7 @@ describeEachDatabase("access rules by route, whatever the path form", (get) => {
       }
     }
     expect(wrong).toEqual([]);
-  });
+  }, 60_000);
 
   test("the view route counts in every form until the limit, then answers 429 in every form", async () => {
     const { db } = get();
@@ -156,5 +156,5 @@ describeEachDatabase("access rules by route, whatever the path form", (get) => {
       expect([form, r.status]).toEqual([form, 429]);
     }
     await small.close();
-  });
+  }, 60_000);
 });
