@@ -12,6 +12,7 @@ import {
 } from "../../lib/index.ts";
 import { importFiles } from "../../lib/node/index.ts";
 import { describeEachDatabase, tempDir } from "../support/databases.ts";
+import { runCli } from "../support/serve-process.ts";
 
 const nd = (name: string, lines: unknown[]): ImportSource => ({
   name,
@@ -94,18 +95,13 @@ test("unirank import --skip-invalid of a .csv.gz with one flipped byte: exit 1, 
   const path = join(dir, "flipped.csv.gz");
   writeFileSync(path, flippedGzip());
   const db = join(dir, "flipped.db");
-  const run = (...args: string[]) =>
-    Bun.spawn(["bun", join(import.meta.dir, "../..", "src", "cli.ts"), ...args], {
-      stdout: "pipe",
-      stderr: "pipe",
-      env: { ...process.env, UNIRANK_LOG_DIR: join(dir, "logs") },
-    });
-  const proc = run("import", path, "--skip-invalid", "--db", db, "--no-events");
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const {
+    code,
+    out: stdout,
+    err: stderr,
+  } = await runCli(["import", path, "--skip-invalid", "--db", db, "--no-events"], {
+    UNIRANK_LOG_DIR: join(dir, "logs"),
+  });
   expect(code).toBe(1);
   expect(stderr).toMatch(
     /flipped\.csv\.gz:\d+: the file cannot be read from this line on \(incorrect data check\)/,

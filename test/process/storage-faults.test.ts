@@ -39,14 +39,22 @@ function mountTmpfs(mb: number): string | { skip: string } {
   return dir;
 }
 
-/** Whether this file system takes `chattr +i` (ext4, xfs, btrfs: yes; tmpfs, overlay: not always). */
-function chattrWorks(dir: string): string | null {
+/**
+ * A new folder whose file system takes `chattr +i` (ext4, xfs, btrfs: yes; tmpfs, overlay: not always), or null
+ * after saying why the test is skipped.
+ */
+function immutableCapableDir(prefix: string): string | null {
+  const dir = tempDir(prefix);
   const probe = join(dir, "chattr-probe");
   writeFileSync(probe, "x");
   const r = spawnSync("chattr", ["+i", probe]);
   spawnSync("chattr", ["-i", probe]);
   rmSync(probe, { force: true });
-  return r.status === 0 ? null : `chattr +i is not possible here: ${String(r.stderr).trim() || r.error}`;
+  if (r.status === 0) return dir;
+  console.warn(
+    `[unirank tests] immutable-file test skipped: chattr +i is not possible here: ${String(r.stderr).trim() || r.error}`,
+  );
+  return null;
 }
 
 /** A migrated database with the fixture, everything checkpointed into the main file; and a signing key. */
@@ -217,12 +225,8 @@ test("a corrupt access-state file at the start: serve stops, naming the file and
 
 describe("immutable files (chattr +i)", () => {
   test("at the start: serve refuses, naming the file and the likely cause", async () => {
-    const dir = tempDir("unirank-immutable-start-");
-    const skip = chattrWorks(dir);
-    if (skip) {
-      console.warn(`[unirank tests] immutable-file tests skipped: ${skip}`);
-      return;
-    }
+    const dir = immutableCapableDir("unirank-immutable-start-");
+    if (dir === null) return;
     const { path } = await makeDatabase(dir);
     // The access-state file as a server leaves it, then made immutable.
     const first = await serve(path);
@@ -240,12 +244,8 @@ describe("immutable files (chattr +i)", () => {
   }, 60_000);
 
   test("while serving: writes to the access state stop before SQLite must grow its WAL index; no Bus error", async () => {
-    const dir = tempDir("unirank-immutable-serving-");
-    const skip = chattrWorks(dir);
-    if (skip) {
-      console.warn(`[unirank tests] immutable-file tests skipped: ${skip}`);
-      return;
-    }
+    const dir = immutableCapableDir("unirank-immutable-serving-");
+    if (dir === null) return;
     const { path } = await makeDatabase(dir);
     const s = await serve(path);
     expect((await s.get("/api/v2/rankings?limit=1")).status).toBe(200);
