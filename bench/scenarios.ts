@@ -138,6 +138,27 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
       modes: both,
     },
     {
+      name: "rankings-csv",
+      label: "v1 /rankings?format=csv (page 1 of 50)",
+      paths: fixed("/api/v1/rankings?format=csv"),
+      modes: both,
+    },
+    {
+      name: "leaderboard-csv",
+      label: "v2 /leaderboard/{category}?format=csv",
+      paths: {
+        uncached: CATEGORY_NAMES.map((c) => `/api/v2/leaderboard/${c}?format=csv`),
+        cached: ["/api/v2/leaderboard/overall?format=csv"],
+      },
+      modes: both,
+    },
+    {
+      name: "rankings-walk",
+      label: "v2 /rankings?cursor=*&limit=50 (a walk's first page)",
+      paths: fixed("/api/v2/rankings?cursor=*&limit=50"),
+      modes: both,
+    },
+    {
       name: "health",
       label: "/health",
       paths: fixed("/health"),

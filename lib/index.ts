@@ -38,7 +38,28 @@ export {
 } from "./db/capabilities.ts";
 // The database: a PGlite dialect, the schema, migrations.
 export { PGliteDialect, type PGliteLike } from "./db/pglite-dialect.ts";
+// Export: every table's columns, and its rows read by keyset in one read snapshot (docs/research.md).
+export { inReadSnapshot } from "./db/read-snapshot.ts";
 export { type ErrorCode, type ErrorDetail, isUnirankError, UnirankError } from "./errors.ts";
+export { type CheckRow, checksOf } from "./export/checks.ts";
+export {
+  type ColumnType,
+  EXPORT_CHECK_COLUMNS,
+  EXPORT_SCAN_COLUMNS,
+  EXPORT_UNIVERSITY_COLUMNS,
+  type ExportColumn,
+} from "./export/columns.ts";
+export { type CopyCounts, copyData } from "./export/copy-data.ts";
+export { scanLine, universityLine } from "./export/records.ts";
+export {
+  type ExportSelection,
+  type LatestRow,
+  latestBatches,
+  type ScanRow,
+  scanBatches,
+  type UniversityRow,
+  universityBatches,
+} from "./export/rows.ts";
 // Import: NDJSON/CSV streams or record objects, validated, written in batches.
 export {
   formatIssue,
@@ -91,8 +112,10 @@ export {
   leaderboard,
 } from "./queries/leaderboard.ts";
 export { listUniversities } from "./queries/list-universities.ts";
+export { type RankingWalkQuery, walkRanking } from "./queries/ranking-walk.ts";
 export { type RankingEntry, rankings } from "./queries/rankings.ts";
 export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
+export { type RegressionsWalkQuery, walkRegressions } from "./queries/regressions-walk.ts";
 export * from "./queries/response-schemas.ts";
 export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
 export { scanEvidence } from "./queries/scan-evidence.ts";
@@ -103,6 +126,7 @@ export {
   type ScanHistoryInput,
   ScanHistorySchema,
   scanHistory,
+  walkScanHistory,
 } from "./queries/scan-history.ts";
 export {
   type DistributionBin,
@@ -113,7 +137,10 @@ export {
 } from "./queries/score-distribution.ts";
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
+export { type UniversitiesWalkQuery, walkUniversities } from "./queries/universities-walk.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";
+// Walks: whole lists page by page, each row of the list once whatever is written meanwhile.
+export type { WalkPage, WalkStep } from "./queries/walk.ts";
 // The registry of real universities and the background scan scheduler (the scan function is injected).
 export { importRegistry, type RegistryImportSummary } from "./registry/import-registry.ts";
 export {
@@ -129,6 +156,7 @@ export {
   type ScanOutcome,
   ScanScheduler,
   type ScanTarget,
+  type SchedulerEvent,
   type SchedulerLog,
   type SchedulerOptions,
   type SchedulerState,
@@ -164,6 +192,7 @@ export {
   type Delivery,
   type DeliveryAttempt,
   deliveryAttempts,
+  deliveryBacklog,
   listDeliveries,
   redeliver,
 } from "./webhooks/deliveries.ts";
@@ -184,6 +213,11 @@ export {
   removeReceiver,
   setReceiverActive,
 } from "./webhooks/receivers.ts";
+export {
+  countDemoUniversities,
+  DEMO_DOMAIN_SUFFIXES,
+  removeDemoUniversities,
+} from "./write/demo-universities.ts";
 export { type IngestCounts, type IngestPolicy, IngestWriter } from "./write/ingest-writer.ts";
 export type { IngestRecord, ScanRecord, UniversityRecord } from "./write/records.ts";
 export { roundScore } from "./write/score-precision.ts";

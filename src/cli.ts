@@ -1,6 +1,8 @@
 #!/usr/bin/env bun
 import { Command } from "commander";
 import { registerAudit } from "./cli/audit.ts";
+import { registerDemo } from "./cli/demo.ts";
+import { registerExport } from "./cli/export.ts";
 import { registerImport } from "./cli/import.ts";
 import { registerKeys } from "./cli/keys.ts";
 import { registerMigrate } from "./cli/migrate.ts";
@@ -27,8 +29,10 @@ export function buildCli(): Command {
   registerKeys(program);
   registerAudit(program);
   registerImport(program);
+  registerExport(program);
   registerWebhooks(program);
   registerRegistry(program);
+  registerDemo(program);
   return program;
 }
 

@@ -1,6 +1,9 @@
 import { dirname, join, resolve } from "node:path";
 import { parseSources } from "./scanner/sources/index.ts";
 
+export const LOG_LEVELS = ["debug", "info", "warn", "error"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
 /** Settings of the server and commands; the only module that reads the environment. */
 export interface Config {
   port: number;
@@ -37,6 +40,17 @@ export interface Config {
 
   /** Most ms a write by another process (an import, an operator's `sqlite3`/`psql`) goes unseen; default 1. */
   dataWindowMs: number;
+
+  /** Lines below this level are not logged (default info). */
+  logLevel: LogLevel;
+  /** One log line per answered request (default off). */
+  accessLog: boolean;
+  /** Where `/metrics` is served, apart from the API; null (default) = no metrics at all. */
+  metricsListen: { host: string; port: number } | null;
+  /** On SIGTERM, how long requests in flight may take to finish before they are cut (default 10 s). */
+  shutdownTimeoutMs: number;
+  /** A new database is filled with the synthetic demo dataset (default); false starts it empty. */
+  demo: boolean;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -70,6 +84,13 @@ export interface ConfigInput {
   scanLease?: string;
 
   dataWindow?: string | number;
+
+  logLevel?: string;
+  accessLog?: boolean;
+  metricsListen?: string;
+  shutdownTimeout?: string;
+  /** commander's `--no-demo` gives `demo: false`. */
+  demo?: boolean;
 }
 
 function integer(
@@ -117,7 +138,40 @@ export function loadConfig(
     ...scanConfig(cli, env),
 
     dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
+    ...operationsConfig(cli, env),
   };
+}
+
+const on = (text: string | undefined) => /^(1|true|yes|on)$/i.test(text ?? "");
+const off = (text: string | undefined) => /^(0|false|no|off)$/i.test(text ?? "");
+
+/**
+ * `--log-level` / `UNIRANK_LOG_LEVEL`, `--access-log` / `UNIRANK_ACCESS_LOG=1`, `--metrics-listen` /
+ * `UNIRANK_METRICS_LISTEN`, `--shutdown-timeout` / `UNIRANK_SHUTDOWN_TIMEOUT`, `--no-demo` / `UNIRANK_DEMO=0`.
+ */
+function operationsConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
+  const logLevel = (cli.logLevel ?? env.UNIRANK_LOG_LEVEL ?? "info").trim().toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel))
+    throw new Error(`log level must be one of ${LOG_LEVELS.join(", ")}`);
+  const listen = cli.metricsListen ?? env.UNIRANK_METRICS_LISTEN ?? "";
+  return {
+    logLevel: logLevel as LogLevel,
+    accessLog: cli.accessLog === true || on(env.UNIRANK_ACCESS_LOG),
+    metricsListen: listen.trim() === "" ? null : parseListen("metrics address", listen.trim()),
+    shutdownTimeoutMs: parseDuration(
+      "shutdown timeout",
+      cli.shutdownTimeout ?? (env.UNIRANK_SHUTDOWN_TIMEOUT || "10s"),
+    ),
+    demo: cli.demo !== false && !off(env.UNIRANK_DEMO),
+  };
+}
+
+/** `HOST:PORT` (`[::1]:9464` for IPv6; port 0 picks a free one). */
+export function parseListen(name: string, text: string): { host: string; port: number } {
+  const m = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:\s]+)):([0-9]{1,5})$/.exec(text);
+  const port = Number(m?.[3]);
+  if (!m || port > 65535) throw new Error(`${name} must be HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464`);
+  return { host: (m[1] ?? m[2]) as string, port };
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

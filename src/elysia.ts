@@ -17,6 +17,8 @@ export {
   type FetchHandler,
   normalizePrefix,
   type RequestInfo,
+  type RequestObserver,
+  type RequestRecord,
   ResponseCache,
   type ResponseCacheOptions,
   type UnirankOptions,

@@ -12,6 +12,7 @@ export type { RequestInfo } from "./http/app.ts";
 export { ResponseCache, type ResponseCacheOptions } from "./http/cache.ts";
 export type { AppContext } from "./http/context.ts";
 export { type AccessOptions, normalizePrefix, type UnirankOptions } from "./http/embedded.ts";
+export type { AdmissionFacts, RequestObserver, RequestRecord } from "./http/observer.ts";
 
 /** A Web-standard handler; `close()` stops access-control timers and flushes the audit log. */
 export interface FetchHandler {

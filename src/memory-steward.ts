@@ -12,6 +12,9 @@ export interface StewardRuntime {
   collect(): void;
 }
 
+/** A full collection now, where the runtime offers one (Bun); nothing elsewhere. */
+export const collectGarbage = (): void => bunRuntime.collect();
+
 const bunRuntime: StewardRuntime = {
   rss: () => process.memoryUsage.rss(),
   collect: () => (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true),

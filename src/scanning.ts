@@ -5,10 +5,11 @@ import {
   type ProbeResult,
   type ScanFunction,
   ScanScheduler,
+  type SchedulerEvent,
   type SchedulerState,
 } from "../lib/index.ts";
 import type { Config } from "./config.ts";
-import type { Logger } from "./logger.ts";
+import type { LogFunction as Logger } from "./logger.ts";
 import { HostQueue } from "./scanner/host-queue.ts";
 import { SCANNER_DEFAULTS, type ScannerSettings } from "./scanner/scan-context.ts";
 import { type ScanPart, scanUniversity } from "./scanner/scan-university.ts";
@@ -77,7 +78,12 @@ export interface ScanService {
 export function startScanning(
   db: DB,
   config: Pick<Config, "scanEveryMs" | "scanConcurrency" | "probeEveryMs" | "scanLeaseMs">,
-  options: { log: Logger; settings?: ServeScanSettings; tickMs?: number },
+  options: {
+    log: Logger;
+    settings?: ServeScanSettings;
+    tickMs?: number;
+    observe?: (event: SchedulerEvent) => void;
+  },
 ): ScanService {
   const scheduler = new ScanScheduler(db, {
     owner: scanOwner(),
@@ -88,6 +94,7 @@ export function startScanning(
     scan: realScan(options.settings ?? {}),
     probe: httpProbe({ timeoutMs: options.settings?.requestTimeoutMs }),
     log: options.log,
+    observe: options.observe,
   });
   let ticking: Promise<void> | null = null;
   const tick = () => {

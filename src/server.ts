@@ -1,12 +1,14 @@
 import { existsSync } from "node:fs";
 import { setGenerationWindow } from "../lib/db/generation.ts";
-import { migrate } from "../lib/index.ts";
+import { health, migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
 import pkg from "../package.json" with { type: "json" };
+import { accessLog } from "./access-log.ts";
 import type { Config } from "./config.ts";
 import { sqliteStorageFault } from "./db/bun-sqlite-dialect.ts";
 import {
   accessStatePath,
+  checkDatabaseDirectory,
   displayLocation,
   type OpenedDatabase,
   openAccessState,
@@ -17,31 +19,39 @@ import { StorageHealth } from "./db/storage-health.ts";
 import { watchStorage } from "./db/storage-watch.ts";
 import { loadDemo } from "./demo.ts";
 import { createAccessGuard } from "./http/access.ts";
-import { createApp } from "./http/app.ts";
+import { createApp, type UnirankApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import type { AppContext } from "./http/context.ts";
-import { createLogger, type Logger } from "./logger.ts";
+import { observers } from "./http/observer.ts";
+import type { LogFunction, Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
+import type { ServerMetrics } from "./metrics.ts";
 import { hostProbes } from "./probes.ts";
 import type { ScanService, ServeScanSettings } from "./scanning.ts";
 
 export const VERSION: string = pkg.version;
 
 /**
- * Opens and migrates. A new database is filled with the demo data: a SQLite file that did not exist yet, or a
- * PostgreSQL database whose schema this very call created (of several servers starting at once, exactly one).
+ * Opens and migrates. A new database is filled with the demo data unless `config.demo` is off: a SQLite file
+ * that did not exist yet, or a PostgreSQL database whose schema this very call created (of several servers
+ * starting at once, exactly one).
  */
-export async function prepareDatabase(config: Config, log: Logger): Promise<OpenedDatabase> {
+export async function prepareDatabase(config: Config, log: LogFunction): Promise<OpenedDatabase> {
   const isFile = !/^postgres/.test(config.db);
   const newFile = isFile && config.db !== ":memory:" && !existsSync(config.db);
   const opened = await openDatabase(config.db);
-  const { applied } = await migrate(opened.db);
-  if (isFile ? newFile : applied.includes("001-core")) {
-    const loaded = await loadDemo(opened.db);
-    log("info", "created database with the synthetic demo dataset", {
-      db: displayLocation(config.db),
-      ...loaded,
-    });
+  try {
+    const { applied } = await migrate(opened.db);
+    if (config.demo !== false && (isFile ? newFile : applied.includes("001-core"))) {
+      const loaded = await loadDemo(opened.db);
+      log("info", "created database with the synthetic demo dataset", {
+        db: displayLocation(config.db),
+        ...loaded,
+      });
+    }
+  } catch (e) {
+    await opened.close();
+    throw e;
   }
   return opened;
 }
@@ -49,7 +59,7 @@ export async function prepareDatabase(config: Config, log: Logger): Promise<Open
 export function appContext(
   config: Config,
   opened: OpenedDatabase,
-  log: Logger,
+  log: LogFunction,
   storage?: StorageHealth,
 ): AppContext {
   const cache = config.cache ? new ResponseCache({ maxEntries: config.cacheEntries }) : false;
@@ -106,22 +116,81 @@ export const STORAGE_CHECK_MS = 1000;
 
 export interface RunningServer {
   url: string;
-  /** Stops scanning (scans in progress are stored as failed with `reason`), then the server. */
+  /** `/metrics`, when `--metrics-listen` serves it. */
+  metricsUrl: string | null;
+  /**
+   * Drains: refuses new requests, lets those in flight finish (cut after the shutdown timeout), stops scanning
+   * (scans in progress are stored as failed with `reason`) and the webhook worker, flushes the audit log and the
+   * log, closes the database. Logs a last line.
+   */
   stop(reason?: string): Promise<void>;
+  /** Opens the log file again under its name (`SIGHUP`, after logrotate moved it). */
+  reopenLogs(): void;
 }
 
-/** Starts the HTTP server on the configured host and port. */
+const hostInUrl = (host: string) => (host.includes(":") ? `[${host}]` : host);
+
+/**
+ * Starts the HTTP server on the configured host and port. The addresses are taken before the database is
+ * touched: a port in use or a missing directory fails with no file created.
+ */
 export async function startServer(
   config: Config,
   options: { quiet?: boolean; scanSettings?: ServeScanSettings } = {},
 ): Promise<RunningServer> {
-  const log = createLogger(config.logDir, options);
-  setGenerationWindow(config.dataWindowMs);
-  const opened = await prepareDatabase(config, log);
-  const state = await openAccessState(config.db, opened).catch(async (e) => {
-    await opened.close();
-    throw e;
+  checkDatabaseDirectory(config.db);
+  const started = performance.now();
+  let app: UnirankApp | null = null;
+  let draining = false;
+  const ready = Promise.withResolvers<UnirankApp>();
+  // Nothing is answered before the app exists; an early request waits for it.
+  ready.promise.catch(() => {});
+  const server = Bun.serve({
+    hostname: config.host,
+    port: config.port,
+    fetch(request, srv) {
+      const answer = (a: UnirankApp) =>
+        draining
+          ? a.refuse(request, "The server is shutting down; try again shortly")
+          : a.fetch(request, srv);
+      return app ? answer(app) : ready.promise.then(answer);
+    },
   });
+  // Loaded on use: pino and prom-client are not part of other commands' start.
+  let metrics: ServerMetrics | null = null;
+  let metricsServer: { url: string; stop(): void } | null = null;
+  let log: Logger;
+  try {
+    if (config.metricsListen) {
+      const { ServerMetrics, serveMetrics } = await import("./metrics.ts");
+      metrics = new ServerMetrics();
+      metricsServer = serveMetrics(metrics, config.metricsListen);
+    }
+    const { createLogger } = await import("./logger.ts");
+    log = createLogger(config.logDir, { quiet: options.quiet, level: config.logLevel });
+  } catch (e) {
+    server.stop(true);
+    throw e;
+  }
+  const url = `http://${hostInUrl(config.host)}:${server.port}`;
+
+  let opened: OpenedDatabase;
+  let state: OpenedDatabase;
+  try {
+    setGenerationWindow(config.dataWindowMs);
+    opened = await prepareDatabase(config, log);
+    const data = opened;
+    state = await openAccessState(config.db, data).catch(async (e) => {
+      await data.close();
+      throw e;
+    });
+  } catch (e) {
+    ready.reject(e);
+    server.stop(true);
+    metricsServer?.stop();
+    await log.flush();
+    throw e;
+  }
   const storage = new StorageHealth(
     log,
     opened.kind === "postgres" ? postgresStorageFault : sqliteStorageFault,
@@ -134,11 +203,14 @@ export async function startServer(
       ? (await import("./scanning.ts")).startScanning(opened.db, config, {
           log,
           settings: options.scanSettings,
+          observe: metrics?.scheduler,
         })
       : null;
-  const ctx = {
-    ...appContext(config, opened, log, storage),
+  const base = appContext(config, opened, log, storage);
+  const ctx: AppContext = {
+    ...base,
     ...(scanning ? { scanner: scanning.state } : {}),
+    observer: observers([metrics, config.accessLog ? accessLog(log) : null]),
   };
   const access = createAccessGuard({
     storage,
@@ -150,33 +222,78 @@ export async function startServer(
     auditRetentionDays: config.auditRetentionDays,
     log,
   });
-  const app = createApp({ ...ctx, access });
-  // The peer address is asked of the server only when a rate limit or the audit log needs it.
-  const server = Bun.serve({
-    hostname: config.host,
-    port: config.port,
-    fetch: app.fetch,
-  });
+  app = createApp({ ...ctx, access });
+  ready.resolve(app);
   const stopSteward = startMemorySteward(config.gcHeadroomMb);
-  const url = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${server.port}`;
-  log("info", "unirank listening", { url, db: displayLocation(config.db), version: VERSION });
   // Webhook deliveries go out in the background (the outbox is filled by whoever writes scans).
   const webhooks = startDeliveryWorker(opened.db, {
     allowPrivate: config.allowPrivateWebhooks,
     timeoutMs: config.webhookTimeoutMs,
     log,
   });
+  metrics?.attach({
+    db: opened.db,
+    version: VERSION,
+    cache: base.cache ?? false,
+    health: () =>
+      health(opened.db, {
+        version: VERSION,
+        probes: ctx.probes,
+        minFreeDiskGb: config.minFreeDiskGb,
+        clock: ctx.clock,
+        scanner: ctx.scanner,
+      }),
+    scanner: scanning?.state,
+    webhooks: webhooks.summary,
+  });
+  log("info", "unirank listening", {
+    url,
+    db: displayLocation(config.db),
+    version: VERSION,
+    pid: process.pid,
+    metrics: metricsServer?.url ?? null,
+    access_log: config.accessLog,
+    scanning: config.scanEveryMs > 0,
+    start_ms: Math.round(performance.now() - started),
+  });
+  // On disk (and on stderr) before anyone is told the server is up.
+  await log.flush();
+
+  let stopping: Promise<void> | null = null;
+  const stop = async (reason: string) => {
+    draining = true;
+    stopWatching();
+    const inFlight = server.pendingRequests;
+    log("info", "unirank stopping", { reason, in_flight: inFlight, timeout_ms: config.shutdownTimeoutMs });
+    // Stops listening at once; resolves when the requests in flight have their answers.
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const cut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(true), config.shutdownTimeoutMs);
+    });
+    const drained = server.stop(false).then(() => false);
+    const [late] = await Promise.all([Promise.race([drained, cut]), scanning?.stop(reason)]);
+    clearTimeout(timer);
+    const cutRequests = late ? server.pendingRequests : 0;
+    if (late) server.stop(true);
+    stopSteward();
+    await webhooks.stop();
+    await access.close();
+    metricsServer?.stop();
+    await state.close();
+    await opened.close();
+    log(cutRequests > 0 ? "warn" : "info", "unirank stopped", {
+      reason,
+      ...(cutRequests > 0 ? { requests_cut: cutRequests } : {}),
+    });
+    await log.flush();
+  };
   return {
     url,
-    async stop(reason = "server stopped") {
-      stopWatching();
-      await scanning?.stop(reason);
-      stopSteward();
-      server.stop(true);
-      await webhooks.stop();
-      await access.close();
-      await state.close();
-      await opened.close();
+    metricsUrl: metricsServer?.url ?? null,
+    stop(reason = "server stopped") {
+      stopping ??= stop(reason);
+      return stopping;
     },
+    reopenLogs: () => log.reopen(),
   };
 }

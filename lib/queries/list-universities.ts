@@ -18,6 +18,14 @@ const byIdsQuery = prepared((db, arg: (i: number) => number, n) =>
     ),
 );
 
+/** The universities of `ids`, in that order (an id without a university is left out). */
+export async function universitiesByIds(db: DB, ids: readonly number[]): Promise<University[]> {
+  if (ids.length === 0) return [];
+  const rows = await byIdsQuery(db, ids, ids.length);
+  const byId = new Map(rows.map((r) => [Number(r.id), r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
 /** Universities, filtered by search and country, sorted, paged; ties broken by id so pages never overlap. */
 export async function listUniversities(
   db: DB,
@@ -30,9 +38,7 @@ export async function listUniversities(
     const matches = searchMatches(index, searchKey(search), country?.toUpperCase());
     const offset = pageOffset(page, limit) ?? matches.length;
     const ids = matches.slice(offset, offset + limit).map((row) => index.ids[row] as number);
-    const rows = ids.length === 0 ? [] : await byIdsQuery(db, ids, ids.length);
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    const data = ids.flatMap((id) => byId.get(id) ?? []);
+    const data = await universitiesByIds(db, ids);
     return { data, meta: { page, limit, total: matches.length } };
   }
   let q = db.selectFrom("universities");

@@ -30,7 +30,9 @@ export interface RankedRow {
  * generation it was built at, so a page anywhere in the ranking, its total and its ranks cost a binary search
  * and a slice instead of a count and an OFFSET walk over the whole index (O(offset) per request).
  */
-interface Ranking {
+export interface Ranking {
+  /** The score and country it ranks (`score\u0000country`). */
+  key: string;
   ids: Int32Array;
   scores: Float64Array;
   ranks: Int32Array;
@@ -48,7 +50,12 @@ async function buildRanking(db: DB, key: string): Promise<Ranking> {
   if (country !== "") q = q.where("country", "=", country);
   const rows = await q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
   const n = rows.length;
-  const ranking: Ranking = { ids: new Int32Array(n), scores: new Float64Array(n), ranks: new Int32Array(n) };
+  const ranking: Ranking = {
+    key,
+    ids: new Int32Array(n),
+    scores: new Float64Array(n),
+    ranks: new Int32Array(n),
+  };
   for (let i = 0; i < n; i++) {
     const row = rows[i]!;
     const s = Number(row.score);
@@ -64,8 +71,12 @@ const rankingMemo = generationMemo(buildRanking, {
   weight: (r) => r.ids.length,
   maxWeight: MAX_ENTRIES,
 });
-const rankingOf = (db: DB, score: RankedScoreName, country: string | undefined) =>
-  rankingMemo(db, `${score}\u0000${country ?? ""}`);
+export const rankingKey = (score: RankedScoreName, country: string | undefined): string =>
+  `${score}\u0000${country ?? ""}`;
+
+/** The current ranking of a score (in a country), built at most once per data generation. */
+export const rankingOf = (db: DB, score: RankedScoreName, country: string | undefined): Promise<Ranking> =>
+  rankingMemo(db, rankingKey(score, country));
 
 /** First position whose score is at most `bound` (`strict`: below it), in a descending array. */
 function firstAtMost(scores: Float64Array, bound: number, strict: boolean): number {
@@ -80,10 +91,20 @@ function firstAtMost(scores: Float64Array, bound: number, strict: boolean): numb
   return lo;
 }
 
+/** The positions `[start, end)` of a ranking whose scores lie within `min`..`max` (inclusive). */
+export function windowOf(
+  ranking: Ranking,
+  min: number | undefined,
+  max: number | undefined,
+): [number, number] {
+  const start = max === undefined ? 0 : firstAtMost(ranking.scores, max, false);
+  const end = min === undefined ? ranking.scores.length : firstAtMost(ranking.scores, min, true);
+  return [start, Math.max(start, end)];
+}
+
 export async function rankPage(db: DB, q: RankQuery): Promise<{ rows: RankedRow[]; total: number }> {
   const ranking = await rankingOf(db, q.score, q.country);
-  const start = q.max === undefined ? 0 : firstAtMost(ranking.scores, q.max, false);
-  const end = q.min === undefined ? ranking.scores.length : firstAtMost(ranking.scores, q.min, true);
+  const [start, end] = windowOf(ranking, q.min, q.max);
   const total = Math.max(0, end - start);
   const offset = pageOffset(q.page, q.limit);
   if (offset === null || offset >= total) return { rows: [], total };

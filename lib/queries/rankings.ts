@@ -9,18 +9,23 @@ import type { Paged, PageMeta } from "./shapes.ts";
 
 export type { RankingEntry } from "./response-schemas.ts";
 
+/** Refuses a window whose lowest score is above its highest. */
+export function checkScoreWindow(min: number | undefined, max: number | undefined): void {
+  if (min !== undefined && max !== undefined && min > max) {
+    throw invalidParameter([
+      { param: "min_score", message: "min_score must not exceed max_score" },
+      { param: "max_score", message: "max_score must not be below min_score" },
+    ]);
+  }
+}
+
 /** One page of a ranking as ranks and university ids, with its meta; `rankings` adds each university's details. */
 export async function rankingPage(
   db: DB,
   params: RankingsParams = {},
 ): Promise<{ rows: RankedRow[]; meta: PageMeta }> {
   const { page = 1, limit = 50, country, min_score, max_score, sort = "overall" } = params;
-  if (min_score !== undefined && max_score !== undefined && min_score > max_score) {
-    throw invalidParameter([
-      { param: "min_score", message: "min_score must not exceed max_score" },
-      { param: "max_score", message: "max_score must not be below min_score" },
-    ]);
-  }
+  checkScoreWindow(min_score, max_score);
   const { rows, total } = await rankPage(db, {
     score: RANKING_SORTS[sort],
     country: country?.toUpperCase(),

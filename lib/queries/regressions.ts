@@ -46,7 +46,7 @@ const DAY_MS = 86_400_000;
  * generation and category (one pass over `latest_scans`, where the previous scan is materialised), so a request
  * costs a walk over the declines and one read of its page.
  */
-interface Declines {
+export interface Declines {
   ids: Int32Array;
   drops: Int32Array;
   completed: string[];
@@ -79,7 +79,10 @@ async function buildDeclines(db: DB, category: string): Promise<Declines> {
   return declines;
 }
 
-const declinesOf = generationMemo(buildDeclines, { weight: (d) => d.ids.length, maxWeight: 1_000_000 });
+export const declinesOf = generationMemo(buildDeclines, {
+  weight: (d) => d.ids.length,
+  maxWeight: 1_000_000,
+});
 
 const categoryIndex = (category: Category) => CATEGORY_NAMES.indexOf(category);
 
@@ -110,6 +113,53 @@ const detailsQuery = prepared((db, arg: (i: number) => number, variant) => {
 });
 
 /**
+ * The regressions of the universities `ids` in that order, with their drops in tenths (`drops`); a university whose
+ * latest scan vanished meanwhile is left out.
+ */
+export async function regressionRows(
+  db: DB,
+  category: Category,
+  ids: readonly number[],
+  drops: readonly number[],
+): Promise<Regression[]> {
+  const details =
+    ids.length === 0
+      ? []
+      : await detailsQuery(db, ids, ids.length * CATEGORY_NAMES.length + categoryIndex(category));
+  const byId = new Map(details.map((d) => [Number(d.university_id), d]));
+  return ids.flatMap((id, i) => {
+    const r = byId.get(id);
+    if (!r) return [];
+    return [
+      {
+        university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
+        category,
+        previous: {
+          scan_id: Number(r.previous_scan_id),
+          completed_at: r.previous_completed_at as string,
+          score: Number(r.previous_score),
+        },
+        current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
+        drop: (drops[i] as number) / 10,
+      },
+    ];
+  });
+}
+
+/** The window's start and the drop threshold in tenths of the parameters of a regressions list. */
+export function regressionsWindow(
+  days: number,
+  minDrop: number,
+  now: Date,
+): { since: string; threshold: number } {
+  return {
+    since: isoTimestamp(new Date(now.getTime() - days * DAY_MS)),
+    // Integer tenths compared with integer tenths: 5.0 is at least min_drop 5, whatever the float noise.
+    threshold: Math.max(1, Math.ceil(minDrop * 10 - 1e-9)),
+  };
+}
+
+/**
  * Universities whose latest completed scan (completed at or after `now - days`) scores at least `min_drop`
  * points below their previous completed scan in the category's score, largest drop first, ties by
  * university id. "Latest" and "previous" follow the order of `latest_scans`: `completed_at`, then scan id.
@@ -123,11 +173,8 @@ export async function regressions(
   options: { clock?: Clock } = {},
 ): Promise<Regressions> {
   const { days = 30, min_drop = 5, category = "overall", limit = 20 } = params;
-  const now = (options.clock ?? systemClock)();
-  const since = isoTimestamp(new Date(now.getTime() - days * DAY_MS));
+  const { since, threshold } = regressionsWindow(days, min_drop, (options.clock ?? systemClock)());
   const score = CATEGORIES[category];
-  // Integer tenths compared with integer tenths: 5.0 is at least min_drop 5, whatever the float noise.
-  const threshold = Math.max(1, Math.ceil(min_drop * 10 - 1e-9));
   const declines = await declinesOf(db, category);
   // Drops are in descending order: those large enough are a prefix; the window filters it.
   let end = 0;
@@ -143,28 +190,11 @@ export async function regressions(
     total++;
     if (picked.length < limit) picked.push(i);
   }
-  const ids = picked.map((i) => declines.ids[i] as number);
-  const details =
-    ids.length === 0
-      ? []
-      : await detailsQuery(db, ids, ids.length * CATEGORY_NAMES.length + categoryIndex(category));
-  const byId = new Map(details.map((d) => [Number(d.university_id), d]));
-  const data = picked.flatMap((i) => {
-    const r = byId.get(declines.ids[i] as number);
-    if (!r) return [];
-    return [
-      {
-        university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
-        category,
-        previous: {
-          scan_id: Number(r.previous_scan_id),
-          completed_at: r.previous_completed_at as string,
-          score: Number(r.previous_score),
-        },
-        current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
-        drop: (declines.drops[i] as number) / 10,
-      },
-    ];
-  });
+  const data = await regressionRows(
+    db,
+    category,
+    picked.map((i) => declines.ids[i] as number),
+    picked.map((i) => declines.drops[i] as number),
+  );
   return { data, meta: { category, score, days, min_drop, limit, since, total } };
 }

@@ -47,6 +47,11 @@ export type SchedulerLog = (
   fields?: Record<string, unknown>,
 ) => void;
 
+/** What the scheduler reports as it works (metrics): a scan of its own stored, a lapsed claim taken over. */
+export type SchedulerEvent =
+  | { type: "scan"; status: "completed" | "failed"; seconds: number }
+  | { type: "takeover" };
+
 export interface SchedulerOptions {
   /** This server's name on its leases: unique among the servers sharing the database. */
   owner: string;
@@ -69,6 +74,7 @@ export interface SchedulerOptions {
   clock?: Clock;
   newId?: () => string;
   log?: SchedulerLog;
+  observe?: (event: SchedulerEvent) => void;
 }
 
 /** What `/health` shows of the scheduler. */
@@ -88,6 +94,8 @@ export interface SchedulerState {
 
 interface Attempt {
   claim: ClaimedScan;
+  /** `performance.now()` when it started. */
+  began: number;
   controller: AbortController;
   done: Promise<void>;
   abandoned: boolean;
@@ -239,6 +247,7 @@ export class ScanScheduler {
     const controller = new AbortController();
     const attempt: Attempt = {
       claim,
+      began: performance.now(),
       controller,
       done: Promise.resolve(),
       abandoned: false,
@@ -263,6 +272,7 @@ export class ScanScheduler {
             scores: {},
           }),
         );
+        this.options.observe?.({ type: "takeover" });
       }
       // The scan is `running` from its claim on, moved on to completed or failed by `store`.
       await this.untilStored(attempt, () =>
@@ -300,7 +310,7 @@ export class ScanScheduler {
         outcome.scores.tech_uptime_score ??=
           uptime.total > 0 ? Math.round((100 * uptime.answered) / uptime.total) : null;
       }
-      await this.untilStored(attempt, () => this.store(claim, claim.attempt_id, outcome));
+      await this.untilStored(attempt, () => this.store(claim, claim.attempt_id, outcome, attempt.began));
       await this.untilStored(attempt, () =>
         finishClaim(this.db, claim.attempt_id, {
           status: outcome.status,
@@ -354,8 +364,16 @@ export class ScanScheduler {
     };
   }
 
-  /** Stores the scan through the writer: a completed one refreshes the rankings and notifies webhooks. */
-  private async store(claim: ClaimedScan, sourceId: string, outcome: ScanOutcome): Promise<void> {
+  /**
+   * Stores the scan through the writer: a completed one refreshes the rankings and notifies webhooks. `began`
+   * (`performance.now()` at its start) marks a scan this server ran, reported with its duration.
+   */
+  private async store(
+    claim: ClaimedScan,
+    sourceId: string,
+    outcome: ScanOutcome,
+    began?: number,
+  ): Promise<void> {
     const record = {
       type: "scan",
       source_id: sourceId,
@@ -368,6 +386,13 @@ export class ScanScheduler {
       ...(outcome.status === "completed" ? fillDerivedScores({ ...outcome.scores }) : {}),
     } as ScanRecord;
     await writeRecords(this.db, [record], { clock: this.clock, now: this.clock() });
+    if (began !== undefined) {
+      this.options.observe?.({
+        type: "scan",
+        status: outcome.status,
+        seconds: (performance.now() - began) / 1000,
+      });
+    }
     if (outcome.status === "completed") this.current.completed++;
     else {
       this.current.failed++;
@@ -412,7 +437,7 @@ export class ScanScheduler {
       for (const a of this.attempts.values()) {
         a.abandoned = true;
         const failure = this.failure(a.claim, `${reason} (the scan did not end in time)`);
-        await this.store(a.claim, a.claim.attempt_id, failure).catch(() => {});
+        await this.store(a.claim, a.claim.attempt_id, failure, a.began).catch(() => {});
         await finishClaim(this.db, a.claim.attempt_id, { status: "released" }).catch(() => {});
       }
     }

@@ -120,3 +120,26 @@ export async function redeliver(
     .execute();
   return id;
 }
+
+/** Deliveries still to send (`pending`) and given up (`failed`): how many, and when the oldest was queued. */
+export async function deliveryBacklog(
+  db: DB,
+): Promise<Record<"pending" | "failed", { count: number; oldest: string | null }>> {
+  const rows = await db
+    .selectFrom("webhook_deliveries")
+    .select((eb) => ["status", eb.fn.countAll().as("n"), eb.fn.min("created_at").as("oldest")])
+    .where("status", "in", ["pending", "failed"])
+    .groupBy("status")
+    .execute();
+  const out = { pending: { count: 0, oldest: null }, failed: { count: 0, oldest: null } } as Record<
+    "pending" | "failed",
+    { count: number; oldest: string | null }
+  >;
+  for (const r of rows) {
+    out[r.status as "pending" | "failed"] = {
+      count: Number(r.n),
+      oldest: (r.oldest as string | null) ?? null,
+    };
+  }
+  return out;
+}

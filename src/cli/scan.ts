@@ -9,6 +9,7 @@ import { startMemorySteward } from "../memory-steward.ts";
 import { parseResolver } from "../scanner/resolver-address.ts";
 import type { ScanOutcome, ScanPart, ScanTarget } from "../scanner/scan-university.ts";
 import { SCANNER_DEFAULTS } from "../scanner/scanner-defaults.ts";
+import { refuseDemoMix, WITH_DEMO_OPTION } from "./demo.ts";
 import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
 import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
@@ -93,6 +94,7 @@ export function registerScan(program: Command): void {
     .option("--limit <n>", "at most this many universities", positiveInt("--limit"))
     .option("--concurrency <n>", "scans at once (default 8)", positiveInt("--concurrency", 256), 8)
     .option("--db <path>", DB_OPTION_HELP)
+    .option(...WITH_DEMO_OPTION)
     .option(
       "--resolver <host:port>",
       "DNS resolver for every lookup (default: the system's first)",
@@ -133,6 +135,7 @@ export function registerScan(program: Command): void {
     let measurements: { parts: ScanPart[]; close(): Promise<void> } | undefined;
     try {
       await migrate(opened.db);
+      await refuseDemoMix(opened.db, config.db, opts.withDemo);
       const targets = await scanTargets(opened.db, {
         domains: domains.length > 0 ? domains : undefined,
         staleDays: opts.stale,

@@ -26,7 +26,9 @@ function portsOption(v: string): { http: number; https: number } {
 export function registerServe(program: Command): void {
   const serve = program
     .command("serve")
-    .description("serve v1, v2, /health and the docs; a new SQLite file is filled with the demo dataset")
+    .description(
+      "serve v1, v2, /health, the docs and the explorer; a new database is filled with the demo dataset unless --no-demo",
+    )
     .option("--port <n>", "port (env PORT; default 3000)", positiveInt("port", 65535))
     .option("--host <addr>", "address to listen on (env HOST; default 127.0.0.1)")
     .option("--db <path>", DB_OPTION_HELP)
@@ -39,7 +41,18 @@ export function registerServe(program: Command): void {
       "--trust-proxy <cidrs>",
       "comma-separated proxies whose X-Forwarded-For is believed (env UNIRANK_TRUST_PROXY)",
     )
+    .option("--no-demo", "start a new database empty instead of with the synthetic demo (env UNIRANK_DEMO=0)")
     .option("--log-dir <dir>", "log directory (env UNIRANK_LOG_DIR; default logs/ beside the database)")
+    .option("--log-level <level>", "debug, info, warn or error (env UNIRANK_LOG_LEVEL; default info)")
+    .option("--access-log", "log one line per request (env UNIRANK_ACCESS_LOG=1)")
+    .option(
+      "--metrics-listen <host:port>",
+      "serve Prometheus metrics at /metrics on this address, apart from the API (env UNIRANK_METRICS_LISTEN; default off)",
+    )
+    .option(
+      "--shutdown-timeout <duration>",
+      "on SIGTERM, how long requests in flight may take to finish (env UNIRANK_SHUTDOWN_TIMEOUT; default 10s)",
+    )
     .option(
       "--audit-retention-days <n>",
       "days audit-log rows are kept, 0 = forever (env UNIRANK_AUDIT_RETENTION_DAYS; default 90)",
@@ -136,5 +149,7 @@ export function registerServe(program: Command): void {
     };
     process.on("SIGINT", stop("SIGINT"));
     process.on("SIGTERM", stop("SIGTERM"));
+    // logrotate's postrotate (docs/operations.md): write on into a new file under the log's name.
+    process.on("SIGHUP", () => server.reopenLogs());
   });
 }

@@ -1,4 +1,6 @@
 import { Database as SqliteDatabase } from "bun:sqlite";
+import { statSync } from "node:fs";
+import { dirname, resolve } from "node:path";
 import { Kysely } from "kysely";
 import { type Database, migrateAccessState } from "../../lib/index.ts";
 import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
@@ -27,6 +29,7 @@ export const BUSY_TIMEOUT_MS = 5000;
  * retries; SQLite's own `busy_timeout` is 0, as its sleep would stop the event loop, and every request with it).
  */
 export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDatabase {
+  checkDatabaseDirectory(path);
   const file = path !== ":memory:" && path !== "";
   // A file that may not be written is refused before SQLite maps its WAL index (see `unwritableFile`).
   const unwritable = file && !options.readonly ? unwritableFile(path) : null;
@@ -58,6 +61,19 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
     close: () => db.destroy(),
     stopWrites: (reason) => dialect.stopWrites(reason),
   };
+}
+
+/** A SQLite file is created where it is asked for, never the directories above it: a missing one is an error. */
+export function checkDatabaseDirectory(location: string): void {
+  if (location === ":memory:" || location === "" || /^postgres(ql)?:\/\//.test(location)) return;
+  const dir = dirname(resolve(location));
+  let isDirectory = false;
+  try {
+    isDirectory = statSync(dir).isDirectory();
+  } catch {
+    isDirectory = false;
+  }
+  if (!isDirectory) throw new Error(`the database's directory ${dir} does not exist; create it first`);
 }
 
 /** Opens the database a `--db` value names: a `postgres://` URL or a SQLite file path. */

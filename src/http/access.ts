@@ -20,6 +20,7 @@ import {
   verifyRequestSignature,
 } from "../../lib/index.ts";
 import { StorageHealth } from "../db/storage-health.ts";
+import type { AdmissionFacts } from "./observer.ts";
 import type { RequestContext } from "./request-context.ts";
 import type { RouteSpec } from "./route.ts";
 
@@ -63,13 +64,15 @@ export interface PeerSource {
 }
 
 /** One request's passage through access control. */
-export interface AccessGate {
+export interface AccessGate extends AdmissionFacts {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
   /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
+  /** True once `admit` has let the request in with a valid API key. */
+  readonly keyed: boolean;
 }
 
 export interface AccessGuard {
@@ -80,6 +83,8 @@ export interface AccessGuard {
    * request context knows its target and how to find its socket peer.
    */
   open(rc: RequestContext, route: Pick<RouteSpec, "version" | "alwaysCounted">): AccessGate;
+  /** The client's address of any request: the peer, or `X-Forwarded-For` when the peer is a trusted proxy. */
+  clientIp(rc: RequestContext): string;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
   prune(): Promise<void>;
   /** Stops the timers and flushes the audit log. */
@@ -209,6 +214,13 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
+  const clientIpOf = (rc: RequestContext): string =>
+    resolveClientIp(
+      rc.peer() ?? settings.peerAddress?.(rc.request),
+      rc.request.headers.get("x-forwarded-for"),
+      isTrusted,
+    );
+
   const open: AccessGuard["open"] = (rc, route) => {
     const request = rc.request;
     const headers: Record<string, string> = {};
@@ -216,17 +228,25 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     const started = performance.now();
     let keySupplied = false;
     let key: AuthenticatedKey | null = null;
+    let limited: string | null = null;
     let clientIp: string | null = null;
-    const peer = (): string | undefined => {
-      return rc.peer() ?? settings.peerAddress?.(request);
-    };
     const ipOf = () => {
-      clientIp ??= resolveClientIp(peer(), request.headers.get("x-forwarded-for"), isTrusted);
+      clientIp ??= clientIpOf(rc);
       return clientIp;
     };
 
     return {
       headers,
+      get keyId() {
+        return key?.id ?? null;
+      },
+      get rateLimited() {
+        return limited;
+      },
+      clientIp: ipOf,
+      get keyed() {
+        return key !== null;
+      },
       async admit() {
         const { keys: supplied, unusable, bearerComma } = suppliedKeys(request, rc.search);
         keySupplied = supplied.length > 0 || unusable !== null || bearerComma;
@@ -317,6 +337,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         }
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
+          limited = policy;
           headers["Retry-After"] = String(decision.retryAfter);
           throw new UnirankError(
             "RATE_LIMITED",
@@ -344,6 +365,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     anonymousLimit: Math.max(0, anonymousLimit),
     audit,
     open,
+    clientIp: clientIpOf,
     issueViewToken: () => viewTokens.issue(clock()),
     prune,
     async close() {

@@ -1,3 +1,4 @@
+import { Type } from "@sinclair/typebox";
 import { currentGeneration } from "../../lib/db/generation.ts";
 import {
   type ErrorDetail,
@@ -10,20 +11,24 @@ import { parseQueryString } from "../../lib/params/query-string.ts";
 import type { AccessGate, PeerSource } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
+import { csvTable } from "./csv/csv-table.ts";
+import { listHeaders } from "./csv/list-headers.ts";
+import { CSV_CONTENT_TYPE } from "./csv/negotiate.ts";
 import { withDocs } from "./docs.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
+import { listRequest, querySchemaOf, withKeyedHint } from "./list-request.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
-import { type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
+import { type ApiVersion, type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
 import { canonicalPath, createRouter } from "./router.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 
 const ALLOW = "GET, HEAD, OPTIONS";
 const EXPOSE =
-  "X-Request-Id, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After";
+  "X-Request-Id, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Link, X-Total-Count, X-Next-Cursor, X-Unirank-Meta";
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
@@ -34,7 +39,7 @@ export function allRoutes(ctx: AppContext): RouteSpec[] {
 }
 
 /** Parses path and query together so `details` names every bad parameter at once. */
-function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext) {
+function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext, gate: AccessGate | undefined) {
   const details: ErrorDetail[] = [];
   const parse = (schema: RouteSpec["query"], raw: RawParams) => {
     if (!schema) return {};
@@ -46,12 +51,14 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext) {
       return {};
     }
   };
+  const rawQuery = route.query ? parseQueryString(rc.search) : {};
   const params = parse(route.params, rawPath);
-  const query = parse(route.query, route.query ? parseQueryString(rc.search) : {});
+  const query = parse(querySchemaOf(route, gate), rawQuery);
   if (details.length > 0) {
-    throw new UnirankError("INVALID_PARAMETER", details.map((d) => d.message).join("; "), details);
+    const named = withKeyedHint(route, details, gate);
+    throw new UnirankError("INVALID_PARAMETER", named.map((d) => d.message).join("; "), named);
   }
-  return { params, query };
+  return { params, query, rawQuery };
 }
 
 export interface CreateAppOptions {
@@ -78,6 +85,8 @@ export interface UnirankApp {
   fetch(request: Request, server?: PeerSource | null): Promise<Response>;
   /** Every route, in the order OpenAPI lists them. */
   readonly routes: readonly RouteSpec[];
+  /** A 503 `UNAVAILABLE` in the shape of the request's API version, with `Connection: close` (a server draining). */
+  refuse(request: Request, message: string): Response;
 }
 
 /** The unirank HTTP app: v1, v2, health, docs and the explorer, with the cross-cutting rules of the contract. */
@@ -140,12 +149,16 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     rawParams: Record<string, string>,
     gate?: AccessGate,
   ): Promise<Response> => {
-    const presentAs = route.raw ? "none" : route.version;
+    let presentAs: string = route.raw ? "none" : route.version;
     const cacheable = cache !== null && (route.cache ?? "public") === "public" && !route.uncached;
-    const render = (p: Payload): string => (route.contentType ? String(p.data) : serialise(presentAs, p));
+    const render = (p: Payload): string => {
+      if (presentAs === "csv") return csvTable(route.response ?? Type.Array(Type.Unknown()), p.data);
+      return route.contentType ? String(p.data) : serialise(presentAs as ApiVersion, p);
+    };
     try {
       await gate?.admit();
-      const inputs = parseInputs(route, rawParams, rc);
+      const inputs = parseInputs(route, rawParams, rc, gate);
+      if (route.list && listRequest(rc.request, inputs.query, inputs.rawQuery).csv) presentAs = "csv";
       const input: HandlerInput = { ...inputs, request: rc.request, prefix, now: () => rc.now() };
       let payload: Payload;
       let body: string;
@@ -173,13 +186,23 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
       // The v2 envelope's timestamp changes every second; the entity tag follows the rest only.
       const etagSource = presentAs === "v2" ? body : undefined;
       if (presentAs === "v2") body = v2Envelope(body, ctx.clock());
+      const csv = presentAs === "csv";
       return jsonResponse(rc.request, body, {
         status: payload.status ?? 200,
         cache: route.cache ?? "public",
-        contentType: route.contentType,
-        headers: common(rc, gate?.headers),
+        contentType: csv ? CSV_CONTENT_TYPE : route.contentType,
+        headers: common(
+          rc,
+          csv
+            ? { ...route.headers, ...gate?.headers, ...listHeaders(payload.meta, rc.pathname, rc.search) }
+            : route.headers
+              ? { ...route.headers, ...gate?.headers }
+              : gate?.headers,
+        ),
         etag,
         etagSource,
+        // A list's representation follows Accept as well as Accept-Encoding.
+        vary: route.list ? "Accept, Accept-Encoding" : undefined,
       });
     } catch (e) {
       return fail(rc, e, gate?.headers, route);
@@ -193,21 +216,48 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     const method = rc.request.method;
     if (found === null || (method !== "GET" && method !== "HEAD")) return unrouted(rc, found !== null);
     const { route, params } = found;
+    rc.route = route.path;
     // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
     const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route);
+    rc.gate = gate;
     const response = await respond(route, rc, params, gate);
     gate?.close(response);
     return response;
+  };
+
+  const observer = ctx.observer;
+  /** `run`, then the observer is told (only when there is one: no clock read otherwise). */
+  const answer = (rc: RequestContext): Promise<Response> => {
+    if (!observer) return run(rc);
+    const started = performance.now();
+    return run(rc).then((response) => {
+      const gate = rc.gate;
+      observer.observe({
+        method: rc.request.method,
+        route: rc.route,
+        status: response.status,
+        seconds: (performance.now() - started) / 1000,
+        requestId: rc.requestId,
+        keyId: gate?.keyId ?? null,
+        rateLimited: gate?.rateLimited ?? null,
+        clientIp: () => (gate ? gate.clientIp() : (ctx.access?.clientIp(rc) ?? rc.peer())),
+      });
+      return response;
+    });
   };
 
   return {
     routes,
     handle: (request, info) => {
       const ip = info?.clientIp;
-      return run(new RequestContext(request, ctx.clock, ip === undefined ? undefined : () => ip));
+      return answer(new RequestContext(request, ctx.clock, ip === undefined ? undefined : () => ip));
+    },
+    refuse: (request, message) => {
+      const rc = new RequestContext(request, ctx.clock);
+      return fail(rc, new UnirankError("UNAVAILABLE", message), { Connection: "close", "Retry-After": "5" });
     },
     fetch: (request, server) =>
-      run(
+      answer(
         new RequestContext(request, ctx.clock, () => {
           try {
             return server?.requestIP?.(request)?.address;

@@ -1,6 +1,7 @@
 import type { Clock, DB, HealthProbes, SchedulerState } from "../../lib/index.ts";
 import type { AccessGuard } from "./access.ts";
 import type { ResponseCache } from "./cache.ts";
+import type { RequestObserver } from "./observer.ts";
 
 /** What every route needs, given once when the app is built. */
 export interface AppContext {
@@ -19,4 +20,6 @@ export interface AppContext {
   log: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
   /** Access control (keys, rate limits, HMAC, audit) before v1/v2 handlers; omitted: none (serve always sets it). */
   access?: AccessGuard;
+  /** Told of every answered request (metrics, the access log); omitted: nothing is measured. */
+  observer?: RequestObserver;
 }

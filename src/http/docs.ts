@@ -5,6 +5,7 @@ import type { AccessFacts } from "./api-description.ts";
 import { escapeAttr } from "./escape-attribute.ts";
 import { buildOpenApi } from "./openapi.ts";
 import type { RouteSpec } from "./route.ts";
+import { pageSecurityHeaders } from "./security-headers.ts";
 
 /**
  * `/openapi.json` (the OpenAPI 3.1 document of every route, itself and these included) and `/docs`, a Swagger UI
@@ -18,6 +19,10 @@ const withoutSourceMap = (text: string) => text.replace(/\n?\/[/*]# sourceMappin
 const ASSETS = {
   "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", text: withoutSourceMap(swaggerUiBundle) },
   "swagger-ui.css": { type: "text/css; charset=utf-8", text: withoutSourceMap(swaggerUiCss) },
+  "docs.css": {
+    type: "text/css; charset=utf-8",
+    text: "body { margin: 0; }\n.swagger-ui .topbar { display: none; }\n",
+  },
   "docs.js": {
     type: "text/javascript; charset=utf-8",
     text: `window.addEventListener("load", function () {
@@ -36,16 +41,17 @@ const ASSETS = {
   },
 } as const;
 
-const CSP = [
+/** Only unirank's own script and style: the page's few rules of its own are an asset too, not inline. */
+const DOCS_HEADERS = pageSecurityHeaders([
   "default-src 'none'",
   "script-src 'self'",
-  "style-src 'self' 'unsafe-inline'",
+  "style-src 'self'",
   "img-src 'self' data:",
   "font-src 'self' data:",
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
-].join("; ");
+]);
 
 function docsPage(prefix: string): string {
   const p = escapeAttr(prefix);
@@ -54,11 +60,10 @@ function docsPage(prefix: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
 <title>unirank API documentation</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${p}/docs/assets/swagger-ui.css">
-<style>body { margin: 0; } .swagger-ui .topbar { display: none; }</style>
+<link rel="stylesheet" href="${p}/docs/assets/docs.css">
 </head>
 <body>
 <noscript>This page needs JavaScript. The raw OpenAPI 3.1 document is at <a href="${p}/openapi.json">${p}/openapi.json</a>.</noscript>
@@ -108,6 +113,7 @@ export function withDocs(
     operationId: "docs",
     summary: "Documentation page rendering /openapi.json (works offline)",
     contentType: "text/html; charset=utf-8",
+    headers: DOCS_HEADERS,
     handle: ({ prefix }) => ({ data: docsPage(prefix) }),
   });
   for (const [file, asset] of Object.entries(ASSETS)) {

@@ -11,9 +11,12 @@ import {
   scanHistory,
   scoreDistribution,
 } from "../../lib/index.ts";
+import { walkScanHistory } from "../../lib/queries/scan-history.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
+import { csvList, cursorList, cursorMeta } from "./paging/list-params.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
+import { walkPayload } from "./walk-payload.ts";
 
 type V2Route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
   r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
@@ -59,10 +62,18 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       description:
         "Ties by scan id. 404 when the university does not exist; an empty page when it has no scan.",
       params: IdParams,
-      query: ScanHistoryParams,
+      ...cursorList(ScanHistoryParams, { default: 100, anonymous: 500 }),
       response: ScanHistorySchema,
-      meta: PageMetaSchema,
-      handle: ({ params, query }) => scanHistory(db, params.id, query),
+      meta: cursorMeta(PageMetaSchema),
+      handle: ({ params, query }) =>
+        query.cursor === undefined
+          ? scanHistory(db, params.id, query)
+          : walkPayload({
+              operation: "v2ScanHistory",
+              query: { ...query, id: params.id },
+              after: ["string", "number"],
+              walk: (from, limit) => walkScanHistory(db, params.id, from, limit),
+            }),
     }),
     route({
       path: "/api/v2/distribution",
@@ -72,7 +83,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
         "Bins of width 100/bins over 0..100, bounds rounded to two decimals, each holding `from <= score < to` as " +
         "published (the last also 100). Universities " +
         "without the score count in `meta.not_measured`. `country` narrows to one country.",
-      query: DistributionParams,
+      ...csvList(DistributionParams),
       response: DistributionSchema,
       meta: DistributionMetaSchema,
       handle: ({ query }) => scoreDistribution(db, query),

@@ -1,6 +1,7 @@
 import { explorerAssets } from "../../explorer/bundle.ts" with { type: "macro" };
 import { escapeAttr } from "./escape-attribute.ts";
 import type { RouteSpec } from "./route.ts";
+import { pageSecurityHeaders } from "./security-headers.ts";
 
 /**
  * The explorer at `/`: a page for people over the public v2 API. Its script and style are bundled from
@@ -9,7 +10,8 @@ import type { RouteSpec } from "./route.ts";
 
 const ASSETS = explorerAssets();
 
-export const EXPLORER_CSP = [
+/** The page's policy: its own script, style and API, nothing inline, no other origin. */
+const EXPLORER_HEADERS = pageSecurityHeaders([
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -17,7 +19,7 @@ export const EXPLORER_CSP = [
   "connect-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
-].join("; ");
+]);
 
 function page(prefix: string): string {
   const p = escapeAttr(prefix);
@@ -26,7 +28,6 @@ function page(prefix: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta http-equiv="Content-Security-Policy" content="${EXPLORER_CSP}">
 <meta name="color-scheme" content="light dark">
 <title>unirank explorer</title>
 <link rel="icon" href="data:,">
@@ -65,6 +66,7 @@ export function explorerRoutes(): RouteSpec[] {
       operationId: "explorer",
       summary: "The explorer: a web page over the v2 API (works offline)",
       contentType: "text/html; charset=utf-8",
+      headers: EXPLORER_HEADERS,
       handle: ({ request }) => ({ data: page(prefixOf(request)) }),
     },
     {

@@ -18,6 +18,7 @@ import {
   SIGNATURE_FORM,
   SIGNED_MESSAGE,
 } from "./api-description.ts";
+import { csvColumnsOf } from "./csv/csv-table.ts";
 import type { RouteSpec } from "./route.ts";
 
 /**
@@ -105,6 +106,15 @@ const HEADERS = {
   "X-RateLimit-Reset": header("Unix time (seconds) when the window frees a request", { type: "integer" }),
   "Retry-After": header("Whole seconds to wait", { type: "integer" }),
   Allow: header("GET, HEAD, OPTIONS"),
+  Vary: header("`Accept, Accept-Encoding` on lists (JSON or CSV by Accept), else `Accept-Encoding`"),
+  "X-Total-Count": header("CSV answers: rows of the whole list (`meta.total`)", { type: "integer" }),
+  "X-Next-Cursor": header(
+    "CSV answers of a walk: the cursor of the next page (`meta.next_cursor`); absent after the last page",
+  ),
+  Link: header('CSV answers: `<target of the next page>; rel="next"` while there is one (RFC 8288)'),
+  "X-Unirank-Meta": header(
+    "CSV answers: the `meta` a JSON answer carries, as JSON (characters beyond ASCII escaped)",
+  ),
 };
 const hdr = (name: keyof typeof HEADERS) => ({ $ref: `#/components/headers/${name}` });
 const RATE_HEADERS = {
@@ -150,6 +160,16 @@ function successBody(route: RouteSpec, schema: (s: TSchema | Json) => Json): Jso
   return { type: "object", required, properties: { success: { const: true }, data, ...meta } };
 }
 
+/** A list's CSV body: RFC 4180 text whose header row names these columns. */
+function csvSchema(route: RouteSpec): Json {
+  const columns = route.response ? csvColumnsOf(route.response).map((c) => c.name) : [];
+  return {
+    type: "string",
+    description: `RFC 4180, UTF-8, CRLF, a header row; null is an empty field. Columns: ${columns.join(", ")}`,
+    examples: [`${columns.join(",")}\r\n`],
+  };
+}
+
 function operation(route: RouteSpec, schema: (s: TSchema | Json) => Json): Json {
   const versioned = route.version === "v1" || route.version === "v2";
   const prefix = route.version === "v2" ? "V2" : "V1";
@@ -164,8 +184,15 @@ function operation(route: RouteSpec, schema: (s: TSchema | Json) => Json): Json 
         ? schema(route.response)
         : { type: "object" }
       : successBody(route, schema);
+  const content: Json = { [contentType]: { schema: body } };
+  if (route.list) {
+    okHeaders.Vary = hdr("Vary");
+    for (const name of ["X-Total-Count", "X-Next-Cursor", "Link", "X-Unirank-Meta"] as const)
+      okHeaders[name] = hdr(name);
+    content["text/csv"] = { schema: csvSchema(route) };
+  }
   const responses: Json = {
-    200: { description: "Success", headers: okHeaders, content: { [contentType]: { schema: body } } },
+    200: { description: "Success", headers: okHeaders, content },
   };
   if (route.cache !== "no-store")
     responses[304] = { description: "Not modified (If-None-Match matched the ETag)" };

@@ -1,5 +1,6 @@
 import { mentionsKeyPrefix } from "../../lib/access/api-key-format.ts";
 import type { Clock } from "../../lib/index.ts";
+import type { AdmissionFacts } from "./observer.ts";
 import { requestTarget, splitTarget } from "./route.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -15,6 +16,10 @@ export class RequestContext {
   readonly search: string;
   #requestId: string | undefined;
   #now: Date | undefined;
+  /** The matched route's template, once routed. */
+  route: string | null = null;
+  /** What access control learnt of the request, on v1 and v2. */
+  gate: AdmissionFacts | undefined;
 
   constructor(
     readonly request: Request,

@@ -39,6 +39,8 @@ export interface JsonResponseOptions {
   etagSource?: string | undefined;
   /** The ETag itself, when already known (a cached answer's). */
   etag?: string | undefined;
+  /** Default `Accept-Encoding`. */
+  vary?: string | undefined;
 }
 
 /** The entity tag of a 200 answer: `options.etag`, or a hash of `etagSource` or of the body. */
@@ -72,7 +74,8 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     ...options.headers,
     "Content-Type": options.contentType ?? "application/json; charset=utf-8",
     "Cache-Control": options.cache === "public" ? "public, max-age=60" : "no-store",
-    Vary: "Accept-Encoding",
+    Vary: options.vary ?? "Accept-Encoding",
+    "X-Content-Type-Options": "nosniff",
   };
   // UTF-8 once: hashed, measured and sent as these bytes (a string body would be encoded twice).
   const utf8 = Buffer.from(body);

@@ -1,4 +1,5 @@
 import type { Static, TObject, TSchema } from "@sinclair/typebox";
+import type { ListSpec } from "./paging/list-params.ts";
 
 export type ApiVersion = "v1" | "v2" | "none";
 
@@ -42,6 +43,8 @@ export interface RouteSpec {
   raw?: boolean;
   /** A non-JSON raw route (docs page and assets): `data` is the body text, sent with this content type. */
   contentType?: string;
+  /** Headers of its own on every answer (the HTML pages' security headers). */
+  headers?: Record<string, string>;
   /**
    * Never answered from the response cache: the payload depends on the time of each request (export),
    * or needs no database at all (docs, which must not fail when storage does).
@@ -57,6 +60,8 @@ export interface RouteSpec {
    * that hands out those tokens).
    */
   alwaysCounted?: boolean;
+  /** A list: answers CSV too (`format=csv`, `Accept: text/csv`), and may cap anonymous page sizes. */
+  list?: ListSpec;
   handle(input: HandlerInput): Promise<Payload> | Payload;
 }
 

@@ -21,6 +21,7 @@ import {
   universityScores,
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
+import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
 
@@ -35,7 +36,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       path: "/api/v1/universities",
       operationId: "v1ListUniversities",
       summary: "List universities",
-      query: ListUniversitiesParams,
+      ...csvList(ListUniversitiesParams),
       response: UniversityListSchema,
       meta: PageMetaSchema,
       handle: ({ query }) => listUniversities(db, query),
@@ -73,7 +74,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       path: "/api/v1/rankings",
       operationId: "v1Rankings",
       summary: "Competition-ranked universities by their latest completed scan",
-      query: RankingsParams,
+      ...csvList(RankingsParams),
       response: RankingListSchema,
       meta: PageMetaSchema,
       handle: ({ query }) => splicedRankings(db, query),
@@ -90,7 +91,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       path: "/api/v1/compare",
       operationId: "v1Compare",
       summary: "Latest scores of 2 to 10 universities side by side",
-      query: CompareParams,
+      ...csvList(CompareParams),
       response: ComparisonListSchema,
       handle: async ({ query }) => ({ data: await compare(db, query) }),
     }),

@@ -24,12 +24,25 @@ import {
   UniversityDetailSchema,
   UniversityListSchema,
 } from "../../lib/index.ts";
+import { walkRanking } from "../../lib/queries/ranking-walk.ts";
+import { checkScoreWindow } from "../../lib/queries/rankings.ts";
+import { regressionsWindow } from "../../lib/queries/regressions.ts";
+import { walkRegressions } from "../../lib/queries/regressions-walk.ts";
+import { walkUniversities } from "../../lib/queries/universities-walk.ts";
+import { CATEGORIES, RANKING_SORTS } from "../../lib/scores/catalogue.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
+import { cursorList, cursorMeta } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
-import { splicedLeaderboard, splicedRankings } from "./spliced-json/spliced-rankings.ts";
+import {
+  leaderboardRowsJson,
+  rankingRowsJson,
+  splicedLeaderboard,
+  splicedRankings,
+} from "./spliced-json/spliced-rankings.ts";
+import { walkPayload } from "./walk-payload.ts";
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
@@ -44,10 +57,18 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "List universities",
       description:
         "Sorted by name, ties by id. `search` matches name or domain ignoring case, accents and width.",
-      query: ListUniversitiesV2Params,
+      ...cursorList(ListUniversitiesV2Params, { default: 20, anonymous: 100 }),
       response: UniversityListSchema,
-      meta: PageMetaSchema,
-      handle: ({ query }) => listUniversities(db, query),
+      meta: cursorMeta(PageMetaSchema),
+      handle: ({ query }) =>
+        query.cursor === undefined
+          ? listUniversities(db, query)
+          : walkPayload({
+              operation: "v2ListUniversities",
+              query,
+              after: ["string", "number"],
+              walk: (from, limit) => walkUniversities(db, query, from, limit),
+            }),
     }),
     route({
       path: "/api/v2/universities/:id",
@@ -63,10 +84,23 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "Universities ranked by a score of their latest completed scan",
       description:
         "Standard competition rank (1, 2, 2, 4), ties by university id; `sort`, `country`, `min_score` and `max_score` as in v1.",
-      query: RankingsV2Params,
+      ...cursorList(RankingsV2Params, { default: 20, anonymous: 100 }),
       response: RankingListSchema,
-      meta: PageMetaSchema,
-      handle: ({ query }) => splicedRankings(db, query),
+      meta: cursorMeta(PageMetaSchema),
+      handle: ({ query }) => {
+        if (query.cursor === undefined) return splicedRankings(db, query);
+        const { sort = "overall", country, min_score: min, max_score: max } = query;
+        checkScoreWindow(min, max);
+        const score = RANKING_SORTS[sort];
+        return walkPayload({
+          operation: "v2Rankings",
+          query,
+          after: ["number", "number"],
+          walk: (from, limit) =>
+            walkRanking(db, { score, country: country?.toUpperCase(), min, max }, from, limit),
+          data: (rows) => rankingRowsJson(db, rows),
+        });
+      },
     }),
     route({
       path: "/api/v2/scans/:id",
@@ -97,10 +131,21 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "Ranked by the category's score in each university's latest completed scan (competition rank, ties " +
         "by university id); universities without that score are absent. `meta.score` names the score.",
       params: CategoryParams,
-      query: LeaderboardParams,
+      ...cursorList(LeaderboardParams, { default: 10, anonymous: 100 }),
       response: LeaderboardSchema,
-      meta: LeaderboardMetaSchema,
-      handle: ({ params, query }) => splicedLeaderboard(db, params.category, query),
+      meta: cursorMeta(LeaderboardMetaSchema),
+      handle: ({ params, query }) => {
+        if (query.cursor === undefined) return splicedLeaderboard(db, params.category, query);
+        const score = CATEGORIES[params.category];
+        return walkPayload({
+          operation: "v2Leaderboard",
+          query: { ...query, category: params.category },
+          after: ["number", "number"],
+          walk: (from, limit) => walkRanking(db, { score }, from, limit),
+          data: (rows) => leaderboardRowsJson(db, rows),
+          meta: () => ({ category: params.category, score }),
+        });
+      },
     }),
     route({
       path: "/api/v2/regressions",
@@ -111,13 +156,32 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "`min_drop` points below their previous completed scan in the category's score; largest drop first, " +
         "ties by university id. Universities with one completed scan, or a score not measured on either " +
         "side, are left out. Drops are measured to one decimal and are always positive.",
-      query: RegressionsParams,
+      ...cursorList(RegressionsParams, { default: 20, anonymous: 100 }),
       response: RegressionListSchema,
-      meta: RegressionsMetaSchema,
+      meta: cursorMeta(RegressionsMetaSchema),
       // Cached per second of the clock (the window's start has a one-second resolution): exact, and
       // concurrent requests share one computation.
       cacheScope: ({ now }) => isoTimestamp(now()),
-      handle: ({ query, now }) => regressions(db, query, { clock: now }),
+      handle: ({ query, now }) => {
+        if (query.cursor === undefined) return regressions(db, query, { clock: now });
+        const { category = "overall", days = 30, min_drop = 5 } = query;
+        const window = regressionsWindow(days, min_drop, now());
+        // A walk keeps the window it began with: its start travels in the cursor, before the sort key.
+        let since = window.since;
+        return walkPayload({
+          operation: "v2Regressions",
+          query,
+          after: ["string", "number", "number"],
+          walk: async (from, limit) => {
+            if (from) since = from.after[0] as string;
+            const step = from && { ...from, after: from.after.slice(1) };
+            const q = { category, threshold: window.threshold, since };
+            const page = await walkRegressions(db, q, step, limit);
+            return { ...page, next: page.next && { ...page.next, after: [since, ...page.next.after] } };
+          },
+          meta: () => ({ category, score: CATEGORIES[category], days, min_drop, since }),
+        });
+      },
     }),
   ];
   routes.push(...explorerV2Routes(ctx, route));

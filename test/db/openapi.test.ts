@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import SwaggerParser from "@apidevtools/swagger-parser";
+import { parse } from "csv-parse/sync";
 import { CATEGORY_NAMES } from "../../lib/index.ts";
 import { allRoutes, createApp } from "../../src/http/app.ts";
 import { describeEachDatabase } from "../support/databases.ts";
@@ -80,15 +81,37 @@ describeEachDatabase("openapi", (get) => {
       expect(`${url} ${r.status}`).toBe(`${url} 200`);
       const contentType = (r.headers.get("Content-Type") ?? "").split(";")[0]!;
       const documented = op.responses["200"].content;
-      expect(Object.keys(documented)).toEqual([contentType]);
+      const types = Object.keys(documented);
+      expect(types[0]).toBe(contentType);
       const text = await r.text();
       if (contentType !== "application/json") {
+        expect(types).toEqual([contentType]);
         expect(text.length).toBeGreaterThan(0);
         continue;
       }
       expectMatches({ ...documented[contentType].schema, components: doc.components }, JSON.parse(text));
+      const names = (op.parameters ?? []).map((p: Doc) => p.name);
+      if (names.includes("cursor")) {
+        // A walk's first page matches the same documented schema (its meta has next_cursor instead of page).
+        const walk = await client.fetch(`${url}${url.includes("?") ? "&" : "?"}cursor=*&limit=1`);
+        const body = await walk.json();
+        expect(body.meta.next_cursor === null || typeof body.meta.next_cursor === "string").toBe(true);
+        expectMatches({ ...documented[contentType].schema, components: doc.components }, body);
+      }
+      if (!types.includes("text/csv")) {
+        expect(types).toEqual(["application/json"]);
+        continue;
+      }
+      // Lists answer CSV too: the header row names the documented columns, every record has one field each.
+      expect(names).toContain("format");
+      const csv = await client.fetch(url, { headers: { Accept: "text/csv" } });
+      expect(csv.headers.get("Content-Type")).toBe("text/csv; charset=utf-8; header=present");
+      const records: string[][] = parse(await csv.text());
+      const example = documented["text/csv"].schema.examples[0] as string;
+      expect(records[0]).toEqual(example.trimEnd().split(","));
+      for (const record of records) expect(record.length).toBe(records[0]!.length);
     }
-  });
+  }, 60_000);
 
   test("documented error shapes are what each version answers (400, 404, 405)", async () => {
     const schemas = { components: doc.components };
@@ -128,7 +151,13 @@ describeEachDatabase("openapi", (get) => {
     expect(reg["query:min_drop"].schema).toEqual({ type: "number", minimum: 0, maximum: 100, default: 5 });
     expect(reg["query:category"].schema.enum).toEqual(CATEGORY_NAMES);
     expect(reg["query:category"].schema.default).toBe("overall");
-    expect(reg["query:limit"].schema).toEqual({ type: "integer", minimum: 1, maximum: 100, default: 20 });
+    // v2 lists: 100 rows for anonymous requests, 1,000 with an API key; the description says so.
+    expect(reg["query:limit"].schema).toEqual({ type: "integer", minimum: 1, maximum: 1000, default: 20 });
+    expect(reg["query:limit"].description).toBe("Entries per page, 1 to 100; up to 1000 with an API key");
+    expect(reg["query:cursor"].schema).toMatchObject({ type: "string", minLength: 1 });
+    expect(reg["query:format"].schema.enum).toEqual(["json", "csv"]);
+    expect(params("/api/v1/rankings")["query:limit"].schema.maximum).toBe(100);
+    expect(params("/api/v1/rankings")["query:cursor"]).toBeUndefined();
     expect(params("/api/v2/leaderboard/{category}")["path:category"]).toMatchObject({
       required: true,
       schema: { type: "string", enum: CATEGORY_NAMES },

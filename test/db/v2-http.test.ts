@@ -317,6 +317,8 @@ describeEachDatabase("http v2", (get) => {
           "min_drop",
           "category",
           "limit",
+          "cursor",
+          "format",
         ]);
         expect(regressionParams[0]).toEqual({
           name: "days",

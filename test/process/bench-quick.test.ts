@@ -15,6 +15,9 @@ const ENDPOINTS = [
   "leaderboard",
   "regressions",
   "scan-diff",
+  "rankings-csv",
+  "leaderboard-csv",
+  "rankings-walk",
   "health",
 ];
 

@@ -1,9 +1,10 @@
 import { writeFileSync } from "node:fs";
 import { createServer as createHttpServer, type IncomingMessage } from "node:http";
 import { createSecureServer, type Http2ServerRequest } from "node:http2";
-import { createServer as createNetServer, type Server, type Socket } from "node:net";
+import { connect, createServer as createNetServer, type Server, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { createServer as createTlsServer } from "node:tls";
 import dns2 from "dns2";
 import { generate } from "selfsigned";
 
@@ -34,6 +35,11 @@ export interface FixtureSite {
   wildcard?: boolean;
   /** Accept TCP and never answer, on both ports. */
   tarpit?: boolean;
+  /**
+   * A TLS terminator: the HTTPS port decrypts and forwards the bytes to this plain-HTTP server (the HTTP port
+   * still redirects to HTTPS), as a reverse proxy in front of an application would.
+   */
+  proxyTo?: { host: string; port: number };
   https?: Handler;
   /** Default: a redirect to the HTTPS home page. */
   http?: Handler;
@@ -51,6 +57,19 @@ export interface ScanWeb {
   /** Requests seen, as `domain path user-agent`. */
   requests: string[];
   close(): Promise<void>;
+}
+
+/** The `serve` options that point its background scans at this web (`--scan-resolver`, `--scan-ports`, …). */
+export function serveScanArgs(web: ScanWeb): string[] {
+  return [
+    "--scan-resolver",
+    `${web.resolver.host}:${web.resolver.port}`,
+    "--scan-ports",
+    `${web.ports.http},${web.ports.https}`,
+    "--scan-ca-file",
+    web.caFile,
+    "--scan-allow-private-targets",
+  ];
 }
 
 /** Sends a page: status 200, `headers`, an HTML body. */
@@ -145,6 +164,26 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
         return { site, https: createNetServer(hold), http: createNetServer(hold) };
       }
       const cert = certs.get(site.domain) as { private: string; cert: string };
+      const http = createHttpServer((req, res) => {
+        requests.push(`${hostOf(req)} ${req.url} ${req.headers["user-agent"]}`);
+        (site.http ?? ((q, r) => redirect(r, `https://${hostOf(q)}${q.url}`)))(req, res, site);
+      });
+      const upstream = site.proxyTo;
+      if (upstream) {
+        const terminator = createTlsServer({ key: cert.private, cert: cert.cert }, (socket) => {
+          const app = connect(upstream.port, upstream.host);
+          for (const s of [socket, app]) {
+            held.add(s);
+            s.on("close", () => held.delete(s));
+            s.on("error", () => {
+              socket.destroy();
+              app.destroy();
+            });
+          }
+          socket.pipe(app).pipe(socket);
+        });
+        return { site, https: terminator as unknown as Server, http };
+      }
       const https = createSecureServer(
         { key: cert.private, cert: cert.cert, allowHTTP1: true, maxVersion: site.maxTls ?? "TLSv1.3" },
         (req, res: Res) => {
@@ -152,10 +191,6 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
           (site.https ?? ((_, r) => page(r, "<html><body>ok</body></html>")))(req, res, site);
         },
       );
-      const http = createHttpServer((req, res) => {
-        requests.push(`${hostOf(req)} ${req.url} ${req.headers["user-agent"]}`);
-        (site.http ?? ((q, r) => redirect(r, `https://${hostOf(q)}${q.url}`)))(req, res, site);
-      });
       return { site, https, http };
     });
 

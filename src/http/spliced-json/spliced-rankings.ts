@@ -1,6 +1,8 @@
 import type { Category, DB, LeaderboardParams, RankingsParams } from "../../../lib/index.ts";
 import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
+import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
+import type { JsonText } from "./json-text.ts";
 import { rankedRowsJson, textAt } from "./ranked-row-texts.ts";
 
 /**
@@ -11,21 +13,27 @@ import { rankedRowsJson, textAt } from "./ranked-row-texts.ts";
  */
 export async function splicedRankings(db: DB, params: RankingsParams = {}) {
   const { rows, meta } = await rankingPage(db, params);
-  const data = await rankedRowsJson(
-    db,
-    rows,
-    (r, d, slot) => `{"rank":${r.rank},${textAt(d.university, slot)},${textAt(d.composites, slot)}}`,
-  );
-  return { data, meta };
+  return { data: await rankingRowsJson(db, rows), meta };
 }
 
 export async function splicedLeaderboard(db: DB, category: Category, params: LeaderboardParams = {}) {
   const { rows, meta } = await leaderboardPage(db, category, params);
-  const data = await rankedRowsJson(
+  return { data: await leaderboardRowsJson(db, rows), meta };
+}
+
+/** Ranked rows as the rows of a ranking: rank, the university, its composites. */
+export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonText> =>
+  rankedRowsJson(
+    db,
+    rows,
+    (r, d, slot) => `{"rank":${r.rank},${textAt(d.university, slot)},${textAt(d.composites, slot)}}`,
+  );
+
+/** Ranked rows as the rows of a leaderboard: rank, the university, the score, the latest scan. */
+export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonText> =>
+  rankedRowsJson(
     db,
     rows,
     (r, d, slot) =>
       `{"rank":${r.rank},"university":{${textAt(d.university, slot)}},"score":${JSON.stringify(r.score)},${textAt(d.scan, slot)}}`,
   );
-  return { data, meta };
-}

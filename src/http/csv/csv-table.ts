@@ -1,0 +1,65 @@
+import type { TArray, TObject, TSchema } from "@sinclair/typebox";
+import { csvRows } from "../../csv/rfc4180.ts";
+import { JsonText } from "../spliced-json/json-text.ts";
+
+/** One CSV column of a list's rows: its name and where its value sits in a row. */
+export interface CsvColumn {
+  name: string;
+  path: readonly string[];
+}
+
+/** The object branch of a schema (`T | null` unions give T), or null when it is no object. */
+function objectOf(schema: TSchema): TObject | null {
+  if (schema.type === "object" && schema.properties) return schema as TObject;
+  for (const branch of (schema.anyOf ?? []) as TSchema[]) {
+    const o = objectOf(branch);
+    if (o) return o;
+  }
+  return null;
+}
+
+/**
+ * The columns of a row schema, flattened: a nested object's fields are named `<field>_<member>`
+ * (`university_id`), except those of `scores`, whose members are the catalogue's score names already.
+ */
+function flatten(schema: TObject, path: string[], prefix: string): CsvColumn[] {
+  const out: CsvColumn[] = [];
+  for (const [name, member] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    const nested = objectOf(member);
+    if (nested)
+      out.push(...flatten(nested, [...path, name], name === "scores" ? prefix : `${prefix}${name}_`));
+    else out.push({ name: `${prefix}${name}`, path: [...path, name] });
+  }
+  return out;
+}
+
+const columnsBySchema = new WeakMap<TSchema, CsvColumn[]>();
+
+/** The CSV columns of a list whose `data` has the array schema `response`. */
+export function csvColumnsOf(response: TSchema): CsvColumn[] {
+  let columns = columnsBySchema.get(response);
+  if (!columns) {
+    const item = objectOf((response as TArray).items ?? response);
+    columns = item ? flatten(item, [], "") : [];
+    columnsBySchema.set(response, columns);
+  }
+  return columns;
+}
+
+function valueAt(row: unknown, path: readonly string[]): unknown {
+  let v = row;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return null;
+    v = (v as Record<string, unknown>)[key];
+  }
+  return v ?? null;
+}
+
+/** A list's rows as CSV: the header row, then one record per row (values as in JSON, null as an empty field). */
+export function csvTable(response: TSchema, data: unknown): string {
+  const columns = csvColumnsOf(response);
+  const rows = data instanceof JsonText ? JSON.parse(data.text) : data;
+  const records: unknown[][] = [columns.map((c) => c.name)];
+  for (const row of (rows ?? []) as unknown[]) records.push(columns.map((c) => valueAt(row, c.path)));
+  return csvRows(records);
+}
