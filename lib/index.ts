@@ -7,6 +7,8 @@
  * listed is internal and may change.
  */
 
+// Key material in text (paths, parameters, messages) replaced before it is logged or echoed.
+export { mentionsKeyPrefix, redactKeyMaterial } from "./access/api-key-format.ts";
 // Access control: API keys, rate limits, client addresses, request signatures, the audit log.
 export {
   type ApiKeyInfo,
@@ -30,6 +32,7 @@ export {
   readAudit,
 } from "./access/audit-log.ts";
 export { clientGroup, resolveClientIp, trustedProxies } from "./access/client-ip.ts";
+export { createMemoryRateLimiter } from "./access/memory-rate-limiter.ts";
 export { pruneAccessState } from "./access/prune-access.ts";
 export { consumeRateLimit, RATE_WINDOW_SECONDS, type RateLimitDecision } from "./access/rate-limiter.ts";
 export {

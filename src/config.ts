@@ -101,11 +101,12 @@ function integer(
   value: string | number | undefined,
   fallback: number,
   max = 2 ** 31 - 1,
+  min = 0,
 ): number {
   if (value === undefined || value === "") return fallback;
   const text = String(value);
-  if (!/^[0-9]+$/.test(text) || Number(text) > max)
-    throw new Error(`${name} must be an integer from 0 to ${max}`);
+  if (!/^[0-9]+$/.test(text) || Number(text) > max || Number(text) < min)
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
   return Number(text);
 }
 
@@ -198,8 +199,8 @@ function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
     cli.scanConcurrency ?? env.UNIRANK_SCAN_CONCURRENCY,
     4,
     64,
+    1,
   );
-  if (scanConcurrency < 1) throw new Error("scan concurrency must be an integer from 1 to 64");
   const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? (env.UNIRANK_PROBE_EVERY || "1h"));
   const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? (env.UNIRANK_SCAN_LEASE || "10m"));
   if (scanLeaseMs < 3000) throw new Error("scan lease must be at least 3s");

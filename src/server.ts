@@ -4,13 +4,18 @@ import { health, migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/index.ts";
 import { accessLog } from "./access-log.ts";
 import type { Config } from "./config.ts";
+import { sqliteStorageFault } from "./db/bun-sqlite-dialect.ts";
 import {
+  accessStatePath,
   checkDatabaseDirectory,
   displayLocation,
   type OpenedDatabase,
   openAccessState,
   openDatabase,
 } from "./db/open.ts";
+import { postgresStorageFault } from "./db/postgres-storage-fault.ts";
+import { StorageHealth } from "./db/storage-health.ts";
+import { watchStorage } from "./db/storage-watch.ts";
 import { loadDemo } from "./demo.ts";
 import { hostChecks } from "./host-checks.ts";
 import { createAccessGuard } from "./http/access.ts";
@@ -50,22 +55,63 @@ export async function prepareDatabase(config: Config, log: LogFunction): Promise
   return opened;
 }
 
-export function appContext(config: Config, opened: OpenedDatabase, log: LogFunction): AppContext {
+export function appContext(
+  config: Config,
+  opened: OpenedDatabase,
+  log: LogFunction,
+  storage?: StorageHealth,
+): AppContext {
   const cache = config.cache ? new ResponseCache({ maxEntries: config.cacheEntries }) : false;
   return {
     db: opened.db,
     version: VERSION,
     clock: () => new Date(),
-    hostChecks: hostChecks({
-      dbPath: config.db,
-      logDir: config.logDir,
-      cacheEntries: () => (cache ? cache.size : 0),
-    }),
+    hostChecks: {
+      ...hostChecks({
+        dbPath: config.db,
+        logDir: config.logDir,
+        cacheEntries: () => (cache ? cache.size : 0),
+      }),
+      ...(storage
+        ? { storageFault: () => storage.dataFault(), failingWrites: () => storage.failingWrites() }
+        : {}),
+    },
     minFreeDiskGb: config.minFreeDiskGb,
     cache,
     log,
   };
 }
+
+/**
+ * Watches the SQLite files the server opened, every second: a data or access-state file deleted, replaced or
+ * made unwritable stops the writes through its handle (SQLite `query_only`) and shows in `/health`. Nothing to
+ * watch on PostgreSQL or in memory. Returns the stop of the watch.
+ */
+function watchFiles(
+  location: string,
+  data: OpenedDatabase,
+  state: OpenedDatabase,
+  storage: StorageHealth,
+): () => void {
+  if (data.kind !== "sqlite" || location === ":memory:" || location === "") return () => {};
+  const watches = [
+    { role: "data", path: location, handle: data },
+    { role: "access state", path: accessStatePath(location), handle: state },
+  ].map(({ role, path, handle }) =>
+    watchStorage(path, (problem) => {
+      storage.fileProblem(role, problem);
+      handle.stopWrites?.(problem?.message ?? null);
+    }),
+  );
+  const timer = setInterval(() => {
+    for (const w of watches) w.check();
+  }, STORAGE_CHECK_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
+/** How often the files are checked: a replaced or deleted file shows in /health within this (docs/operations.md). */
+export const STORAGE_CHECK_MS = 1000;
 
 export interface RunningServer {
   url: string;
@@ -128,9 +174,15 @@ export async function startServer(
   const url = `http://${hostInUrl(config.host)}:${server.port}`;
 
   let opened: OpenedDatabase;
+  let state: OpenedDatabase;
   try {
     setGenerationWindow(config.dataWindowMs);
     opened = await prepareDatabase(config, log);
+    const data = opened;
+    state = await openAccessState(config.db, data).catch(async (e) => {
+      await data.close();
+      throw e;
+    });
   } catch (e) {
     ready.reject(e);
     server.stop(true);
@@ -138,6 +190,11 @@ export async function startServer(
     await log.flush();
     throw e;
   }
+  const storage = new StorageHealth(
+    log,
+    opened.kind === "postgres" ? postgresStorageFault : sqliteStorageFault,
+  );
+  const stopWatching = watchFiles(config.db, opened, state, storage);
   // Continuous scanning when --scan-every is set (off by default).
   // Loaded only then: the scanner's modules are not part of every start.
   const scanning: ScanService | null =
@@ -159,14 +216,14 @@ export async function startServer(
     cutting && level === "error"
       ? log("debug", "request cut at shutdown", { path: fields?.path })
       : log(level, message, fields);
-  const base = appContext(config, opened, requestLog);
+  const base = appContext(config, opened, requestLog, storage);
   const ctx: AppContext = {
     ...base,
     ...(scanning ? { scanner: scanning.state } : {}),
     observer: observers([metrics, config.accessLog ? accessLog(log) : null]),
   };
-  const state = await openAccessState(config.db, opened);
   const access = createAccessGuard({
+    storage,
     db: opened.db,
     stateDb: state.db,
     clock: ctx.clock,
@@ -215,6 +272,7 @@ export async function startServer(
   let stopping: Promise<void> | null = null;
   const stop = async (reason: string) => {
     draining = true;
+    stopWatching();
     const inFlight = server.pendingRequests;
     log("info", "unirank stopping", { reason, in_flight: inFlight, timeout_ms: config.shutdownTimeoutMs });
     // Stops listening at once; resolves when the requests in flight have their answers.

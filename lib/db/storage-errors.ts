@@ -30,10 +30,10 @@ const codeOf = (e: unknown): string => {
 
 /**
  * SQLite's result codes of a storage fault (its extended codes too): the file cannot be opened, is locked by
- * another process, cannot be read or written, is not a database or is corrupt.
+ * another process, cannot be read or written (a full disk too), is not a database or is corrupt.
  */
 export function sqliteUnavailable(e: unknown): boolean {
-  return /^SQLITE_(CANTOPEN|BUSY|IOERR|NOTADB|CORRUPT|READONLY)/.test(codeOf(e));
+  return /^SQLITE_(CANTOPEN|BUSY|IOERR|NOTADB|CORRUPT|READONLY|FULL)/.test(codeOf(e));
 }
 
 /**

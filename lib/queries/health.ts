@@ -20,6 +20,13 @@ export interface HostChecks {
    * database check fail. Absent: the database query alone decides.
    */
   storageReadable?(): Promise<boolean>;
+  /**
+   * What is wrong with the database's storage beyond a read, in words (the file replaced under the server): the
+   * database check fails with it. Absent or null: nothing.
+   */
+  storageFault?(): string | null;
+  /** Writes that fail now (a full disk, an unwritable file): the `writes` check warns with them. */
+  failingWrites?(): { what: string; cause: string; since: string }[];
 }
 
 export interface HealthOptions {
@@ -36,7 +43,14 @@ export interface ScannerCheck {
   status: CheckStatus;
   running: number;
   backlog: number;
+  /** Finished scans waiting for the storage to take them (retried every tick). */
+  unstored: number;
   last_error: SchedulerState["last_error"];
+}
+
+export interface WritesCheck {
+  status: CheckStatus;
+  failing?: { what: string; cause: string; since: string }[];
 }
 
 export interface Health {
@@ -48,6 +62,8 @@ export interface Health {
     disk: { status: CheckStatus; free_gb: number | null };
     logs: { status: CheckStatus; writable: boolean };
     cache: { status: CheckStatus; entries: number };
+    /** Present where the host reports its writes (`serve`); warns while any fails. */
+    writes?: WritesCheck;
     /** Present while this server scans; warns when the scheduler's own last step failed. */
     scanner?: ScannerCheck;
   };
@@ -86,10 +102,16 @@ export async function health(db: DB, options: HealthOptions): Promise<Health> {
     settle(() => host.freeDiskBytes()),
     settle(() => host.logsWritable()),
   ]);
+  const fault = host.storageFault?.() ?? null;
   const database: DatabaseCheck =
-    queried.status === "ok" && readable !== true
-      ? { status: "error", error: "database storage unreadable" }
-      : queried;
+    fault !== null
+      ? { status: "error", error: fault }
+      : queried.status === "ok" && readable !== true
+        ? { status: "error", error: "database storage unreadable" }
+        : queried;
+  const failing = host.failingWrites?.();
+  const writes: WritesCheck | undefined =
+    failing === undefined ? undefined : failing.length === 0 ? { status: "ok" } : { status: "warn", failing };
   const freeGb = free instanceof Error ? null : Math.round((free / 1024 ** 3) * 100) / 100;
   const disk = {
     status: (freeGb !== null && freeGb >= minFreeDiskGb ? "ok" : "warn") as CheckStatus,
@@ -100,12 +122,20 @@ export async function health(db: DB, options: HealthOptions): Promise<Health> {
   const cache = { status: "ok" as CheckStatus, entries: host.cacheEntries() };
   const scanning = options.scanner?.();
   const scanner: ScannerCheck | undefined = scanning && {
-    status: scanning.broken ? "warn" : "ok",
+    status: scanning.broken || scanning.unstored > 0 ? "warn" : "ok",
     running: scanning.running,
     backlog: scanning.backlog,
+    unstored: scanning.unstored,
     last_error: scanning.last_error,
   };
-  const checks = { database, disk, logs, cache, ...(scanner ? { scanner } : {}) };
+  const checks = {
+    database,
+    disk,
+    logs,
+    cache,
+    ...(writes ? { writes } : {}),
+    ...(scanner ? { scanner } : {}),
+  };
   const status: HealthStatus =
     database.status === "error"
       ? "unhealthy"

@@ -141,12 +141,36 @@ export const HealthSchema = Type.Object(
         disk: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         logs: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         cache: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        writes: Type.Optional(
+          Type.Object(
+            {
+              status: Type.String(),
+              failing: Type.Optional(
+                Type.Array(
+                  Type.Object({
+                    what: Type.String({ description: "rate limits, audit log, signature replays, … file" }),
+                    cause: Type.String({
+                      description: "storage full, storage not writable, deleted, replaced, …",
+                    }),
+                    since: Type.String(),
+                  }),
+                ),
+              ),
+            },
+            { additionalProperties: true, description: "Writes that fail now; present in `serve`" },
+          ),
+        ),
         scanner: Type.Optional(
           Type.Object(
             {
               status: Type.String(),
               running: Type.Integer({ description: "Scans in progress in this server" }),
               backlog: Type.Integer({ description: "Universities due and not yet claimed" }),
+              unstored: Type.Optional(
+                Type.Integer({
+                  description: "Finished scans waiting for the storage to take them (retried)",
+                }),
+              ),
               last_error: Type.Union([
                 Type.Object(
                   { at: Type.String(), domain: Type.Optional(Type.String()), reason: Type.String() },

@@ -3,7 +3,7 @@ import { fillDerivedScores } from "../scores/derive.ts";
 import type { Clock } from "../time/format.ts";
 import type { ScanRecord } from "../write/records.ts";
 import { EVIDENCE_MAX_CHARS } from "../write/validate-record.ts";
-import { writeRecords } from "../write/write-records.ts";
+import { IngestRejectedError, writeRecords } from "../write/write-records.ts";
 import { fitEvidence } from "./evidence.ts";
 import type { Availability } from "./observations.ts";
 import { failedOutcome, type ScanOutcome } from "./scan-outcome.ts";
@@ -51,7 +51,8 @@ export async function recordScanStart(
  * gets it from `availability` (the share of probes answered, `uptimePercent`), its composites and
  * `overall_score` are derived where missing, its evidence is cut to fit the writer's cap (`fitEvidence` under
  * `EVIDENCE_MAX_CHARS`), and the scan is written (a completed one refreshes the rankings and records its webhook).
- * An outcome the writer refuses is closed as failed, saying why. Resolves with the outcome as stored.
+ * An outcome the writer refuses is closed as failed, saying why; a storage fault (a full disk) is thrown, for the
+ * caller to try again. Resolves with the outcome as stored.
  */
 export async function recordScanOutcome(
   db: DB,
@@ -70,7 +71,8 @@ export async function recordScanOutcome(
     await writeRecords(db, [scanRecord(attempt, stored)], write);
     return stored;
   } catch (e) {
-    const reason = `the scan could not be stored: ${e instanceof Error ? e.message : String(e)}`;
+    if (!(e instanceof IngestRejectedError)) throw e;
+    const reason = `the scan could not be stored: ${e.message}`;
     const failed = failedOutcome(reason, outcome.started_at, outcome.completed_at);
     await writeRecords(db, [scanRecord(attempt, failed)], write);
     return failed;

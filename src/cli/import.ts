@@ -145,7 +145,12 @@ export function registerImport(program: Command): void {
       if (result.issuesOmitted > 0)
         process.stderr.write(`... and ${n(result.issuesOmitted)} more problems\n`);
       process.stdout.write(`${formatSummary(result, files.length)}\n`);
-      if (!result.committed) {
+      if (result.unreadable) {
+        process.stderr.write(
+          `unirank import: ${result.unreadable.source} cannot be read to its end; nothing was written, --skip-invalid or not (what was read before the failure cannot be trusted)\n`,
+        );
+        process.exitCode = 1;
+      } else if (!result.committed) {
         process.stderr.write(
           `unirank import: ${n(result.rejected)} invalid record${result.rejected === 1 ? "" : "s"}; nothing was written (--skip-invalid imports the valid ones)\n`,
         );

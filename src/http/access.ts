@@ -6,6 +6,7 @@ import {
   clientGroup,
   consumeRateLimit,
   createAuditLog,
+  createMemoryRateLimiter,
   type DB,
   DEFAULT_AUDIT_RETENTION_DAYS,
   isUnirankError,
@@ -17,10 +18,11 @@ import {
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import { StorageHealth } from "../db/storage-health.ts";
 import { HttpError } from "./error-status.ts";
 import type { AdmissionFacts } from "./observer.ts";
 import type { RequestContext } from "./request-context.ts";
-import type { ApiVersion } from "./route.ts";
+import type { RouteSpec } from "./route.ts";
 import { createViewTokens, type IssuedViewToken, type ViewTokens } from "./view-tokens.ts";
 
 /**
@@ -51,6 +53,8 @@ export interface AccessSettings {
   log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
   /** Explorer view tokens (default: 24 calls within 120 s each, a secret of this process). */
   viewTokens?: ViewTokens;
+  /** Where failing writes of the access state are reported (`/health`); default: reported nowhere but the log. */
+  storage?: StorageHealth;
 }
 
 /** One request's passage through access control. */
@@ -69,11 +73,10 @@ export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
   /**
-   * Starts one request's passage; the request context knows its target and how to find its socket peer.
-   * `countsEveryCall`: the route's calls are always counted, never admitted by a view token (the request that
-   * issues one).
+   * Starts one request's passage to `route` (the router's match: its rules, never the path as sent, decide); the
+   * request context knows its target and how to find its socket peer.
    */
-  open(rc: RequestContext, version: ApiVersion, countsEveryCall?: boolean): AccessGate;
+  open(rc: RequestContext, route: Pick<RouteSpec, "version" | "countsEveryCall">): AccessGate;
   /** The client's address of any request: the peer, or `X-Forwarded-For` when the peer is a trusted proxy. */
   clientIp(rc: RequestContext): string;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
@@ -84,6 +87,9 @@ export interface AccessGuard {
   /** A new explorer view token (the request that asks for it has been counted already). */
   issueViewToken(): IssuedViewToken;
 }
+
+/** The kinds of write of the access state, as `/health` names them. */
+const ACCESS_WRITES = ["rate limits", "audit log", "signature replays", "access housekeeping"];
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -96,26 +102,35 @@ const HOW_TO_SEND =
  * Every key value the request carries, from the three places, and whether an `Authorization` header holds a
  * credential in another form (`Basic …`, a bare key): that is refused, never read as anonymous.
  */
-function suppliedKeys(request: Request, search: string): { keys: string[]; unusable: string | null } {
+function suppliedKeys(
+  request: Request,
+  search: string,
+): { keys: string[]; unusable: string | null; bearerComma: boolean } {
   const keys: string[] = [];
   let unusable: string | null = null;
+  let bearerComma = false;
   const header = request.headers.get("x-api-key");
   // Repeated headers arrive joined by ", "; a key never contains a comma.
   if (header !== null) keys.push(...header.split(",").map((k) => k.trim()));
   const authorization = request.headers.get("authorization");
   if (authorization !== null && authorization.trim() !== "") {
+    let afterBearer = false;
     for (const part of authorization.split(",")) {
       if (part.trim() === "") continue;
       const m = /^\s*bearer(?:\s+(.*))?$/i.exec(part);
+      const scheme = m ? "bearer" : /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s/.exec(part)?.[1];
       if (m) keys.push((m[1] ?? "").trim());
-      else unusable ??= /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s/.exec(part)?.[1] ?? "";
+      // A part with no scheme right after a Bearer one is the rest of that credential: `Bearer K,K`.
+      else if (scheme === undefined && afterBearer) bearerComma = true;
+      else unusable ??= scheme ?? "";
+      afterBearer = m !== null;
     }
   }
   // The query string is parsed only when it may name `api_key` (plainly or percent-encoded).
   if (search.includes("api_key") || search.includes("%")) {
     keys.push(...new URLSearchParams(search).getAll("api_key").map((k) => k.trim()));
   }
-  return { keys, unusable };
+  return { keys, unusable, bearerComma };
 }
 
 function withHeaders(error: UnirankError, headers: Record<string, string>, extra: Record<string, string>) {
@@ -141,20 +156,47 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   const isTrusted = trustedProxies(settings.trustProxy ?? []);
   const retentionDays = settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
   const log = settings.log ?? (() => {});
+  const storage = settings.storage ?? new StorageHealth(log);
+  // Writes of the access state that fail (a full disk, a file that may not be written) are decided per write:
+  // the rate limit goes on in this process's memory (fail open, still limited), the audit log keeps its rows in
+  // memory until they can be written (up to its bound), a signed request is refused while its replay record
+  // cannot be stored (fail closed). Each failure and recovery shows in /health and the log.
+  const memoryLimiter = createMemoryRateLimiter();
+  let pruneFailed = false;
+  /**
+   * A write of the access state went through: the storage takes writes again, for every kind of them (one file or
+   * database), and housekeeping that failed is run again now rather than at its next turn.
+   */
+  const wrote = (what: string) => {
+    storage.writeSucceeded(what);
+    for (const other of ACCESS_WRITES) if (other !== what) storage.writeSucceeded(other);
+    if (pruneFailed) {
+      pruneFailed = false;
+      runPrune();
+    }
+  };
   const audit =
     settings.audit ??
     createAuditLog(stateDb, {
       clock,
       retentionDays,
-      onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
+      onError: (e) => storage.writeFailed("audit log", e),
+      onWritten: () => wrote("audit log"),
     });
   const viewTokens = settings.viewTokens ?? createViewTokens();
 
   const prune = async () => {
-    await pruneAccessState(stateDb, { now: clock(), auditRetentionDays: retentionDays });
+    try {
+      await pruneAccessState(stateDb, { now: clock(), auditRetentionDays: retentionDays });
+      storage.writeSucceeded("access housekeeping");
+    } catch (e) {
+      storage.writeFailed("access housekeeping", e);
+      pruneFailed = true;
+      throw e;
+    }
   };
   const runPrune = () => {
-    prune().catch((e) => log("warn", "access housekeeping failed", { error: String(e) }));
+    prune().catch(() => {});
   };
   const interval = settings.pruneIntervalMs ?? 600_000;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -169,7 +211,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   const clientIpOf = (rc: RequestContext): string =>
     resolveClientIp(rc.peer(), rc.request.headers.get("x-forwarded-for"), isTrusted);
 
-  const open = (rc: RequestContext, version: ApiVersion, countsEveryCall = false): AccessGate => {
+  const open: AccessGuard["open"] = (rc, route) => {
     const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
@@ -196,8 +238,18 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         return key !== null;
       },
       async admit() {
-        const { keys: supplied, unusable } = suppliedKeys(request, rc.search);
-        keySupplied = supplied.length > 0 || unusable !== null;
+        const { keys: supplied, unusable, bearerComma } = suppliedKeys(request, rc.search);
+        keySupplied = supplied.length > 0 || unusable !== null || bearerComma;
+        if (bearerComma && unusable === null) {
+          throw withHeaders(
+            new UnirankError(
+              "INVALID_API_KEY",
+              `Authorization: Bearer carries one key, and this one has a comma in it (no key has); ${HOW_TO_SEND}`,
+            ),
+            headers,
+            { "WWW-Authenticate": 'Bearer realm="unirank", error="invalid_request"' },
+          );
+        }
         if (unusable !== null) {
           const form = unusable === "" ? "a value without a scheme" : `the ${unusable} scheme`;
           throw withHeaders(
@@ -235,10 +287,15 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
                 pathWithQuery: rc.target,
                 now,
               });
+              wrote("signature replays");
             } catch (e) {
               if (isUnirankError(e))
                 throw withHeaders(e, headers, { "WWW-Authenticate": SIGNATURE_CHALLENGE });
-              throw e;
+              storage.writeFailed("signature replays", e);
+              throw new HttpError(
+                "UNAVAILABLE",
+                "A signed request cannot be checked against replays while the access state cannot be written; try again later",
+              );
             }
           }
           client = `key:${key.id}`;
@@ -248,7 +305,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           if (anonymousLimit <= 0) return;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !countsEveryCall) {
+          if (viewToken && !route.countsEveryCall) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
@@ -260,7 +317,14 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-ip";
         }
         if (limit <= 0) return;
-        const decision = await consumeRateLimit(stateDb, { client, limit, now });
+        let decision: RateLimitDecision;
+        try {
+          decision = await consumeRateLimit(stateDb, { client, limit, now });
+          wrote("rate limits");
+        } catch (e) {
+          storage.writeFailed("rate limits", e);
+          decision = memoryLimiter.consume({ client, limit, now });
+        }
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
           limited = policy;
@@ -272,7 +336,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         }
       },
       close(response) {
-        if (version !== "v2" && !keySupplied) return;
+        if (route.version !== "v2" && !keySupplied) return;
         audit.record({
           at: arrived,
           request_id: response.headers.get("X-Request-Id") ?? "",

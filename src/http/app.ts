@@ -24,7 +24,7 @@ import { parseQueryString } from "./query-string.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
 import { type ApiVersion, type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
-import { createRouter } from "./router.ts";
+import { canonicalPath, createRouter } from "./router.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 
@@ -106,8 +106,12 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers": EXPOSE,
   });
-  const fail = (rc: RequestContext, thrown: unknown, headers?: Record<string, string>) =>
-    errorResponse(ctx, rc, versionOf(inside(rc.pathname) ?? rc.pathname), thrown, common(rc, headers));
+  /** An error answer, in the shape of the route's version (of the path's, for a path that is no route). */
+  const fail = (rc: RequestContext, thrown: unknown, headers?: Record<string, string>, route?: RouteSpec) => {
+    const version =
+      route && route.version !== "none" ? route.version : versionOf(inside(rc.pathname) ?? rc.pathname);
+    return errorResponse(ctx, rc, version, thrown, common(rc, headers));
+  };
 
   /** Whatever no GET or HEAD route takes: a CORS preflight, another method on a known path (405), an unknown path. */
   const unrouted = (rc: RequestContext, known: boolean): Response => {
@@ -198,12 +202,12 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         vary: route.list ? "Accept, Accept-Encoding" : undefined,
       });
     } catch (e) {
-      return fail(rc, e, gate?.headers);
+      return fail(rc, e, gate?.headers, route);
     }
   };
 
   const run = async (rc: RequestContext): Promise<Response> => {
-    const path = inside(rc.pathname);
+    const path = inside(canonicalPath(rc.pathname));
     if (path === null) return fail(rc, new UnirankError("NOT_FOUND", `No route for ${rc.pathname}`));
     const found = router.match(path);
     const method = rc.request.method;
@@ -211,8 +215,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     const { route, params } = found;
     rc.route = route.path;
     // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
-    const gate =
-      route.version === "none" ? undefined : ctx.access?.open(rc, route.version, route.countsEveryCall);
+    const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route);
     rc.gate = gate;
     const response = await respond(route, rc, params, gate);
     gate?.close(response);

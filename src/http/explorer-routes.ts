@@ -80,7 +80,8 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       operationId: "v2Distribution",
       summary: "How one score spreads over the latest completed scans, in equal bins",
       description:
-        "Bins of width 100/bins over 0..100, each holding `from <= score < to` (the last also 100). Universities " +
+        "Bins of width 100/bins over 0..100, bounds rounded to two decimals, each holding `from <= score < to` as " +
+        "published (the last also 100). Universities " +
         "without the score count in `meta.not_measured`. `country` narrows to one country.",
       ...csvList(DistributionParams),
       response: DistributionSchema,

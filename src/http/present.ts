@@ -1,4 +1,10 @@
-import { type ErrorDetail, isoTimestamp, isUnirankError, StorageUnavailableError } from "../../lib/index.ts";
+import {
+  type ErrorDetail,
+  isoTimestamp,
+  isUnirankError,
+  redactKeyMaterial,
+  StorageUnavailableError,
+} from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import { type ApiErrorCode, HTTP_STATUS, HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
@@ -58,14 +64,15 @@ export function errorResponse(
     const cause = unavailable ? thrown.cause : thrown;
     ctx.log("error", unavailable ? "storage unavailable" : "internal error", {
       error: cause instanceof Error ? cause.stack : String(cause),
-      path: rc.pathname,
+      path: redactKeyMaterial(rc.pathname),
     });
     error = unavailable
       ? new HttpError("UNAVAILABLE", "Storage is unavailable; try again later")
       : new HttpError("INTERNAL", "Internal error");
   }
   const body = presentError(version, error, ctx.clock());
-  return jsonResponse(rc.request, JSON.stringify(body), {
+  // An error may quote what was sent (a path, a parameter): key material in it is never echoed.
+  return jsonResponse(rc.request, redactKeyMaterial(JSON.stringify(body)), {
     status: HTTP_STATUS[error.code],
     cache: "no-store",
     headers,

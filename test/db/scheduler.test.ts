@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
+import { sql } from "kysely";
 import {
   closeExpiredLeases,
   type DB,
@@ -324,6 +325,50 @@ describeEachDatabase("scan scheduler", (get) => {
     await s.tick();
     expect(s.state().running).toBe(0);
   });
+
+  test("a scan finished while the storage refuses writes is kept and stored at a later tick, not lost", async () => {
+    const { db, kind } = get();
+    await universities(db, ["slow.test"]);
+    sites.hold("slow.test");
+    const s = scheduler();
+    await s.tick();
+    await sites.arrived("slow.test");
+    // The storage stops taking writes to scans (as a full disk does) while the scan runs.
+    if (kind === "sqlite") {
+      await sql`create trigger refuse_scans_update before update on scans begin select raise(abort, 'database or disk is full'); end`.execute(
+        db,
+      );
+    } else {
+      await sql`create function refuse_scans() returns trigger language plpgsql as $$ begin raise exception 'could not extend file' using errcode = 'disk_full'; end $$`.execute(
+        db,
+      );
+      await sql`create trigger refuse_scans_update before update on scans for each row execute function refuse_scans()`.execute(
+        db,
+      );
+    }
+    sites.release("slow.test");
+    // Each tick tries again; the result stays in memory meanwhile (a bounded poll: the fixture site answers over
+    // loopback, and the scan ends when its answer has arrived).
+    for (let i = 0; i < 50 && s.state().unstored === 0; i++) {
+      await Bun.sleep(10);
+      await s.tick();
+    }
+    expect(s.state()).toMatchObject({ running: 1, unstored: 1 });
+    expect(s.state().last_error?.reason).toMatch(
+      /^scan not stored yet, retrying: .*(full|could not extend file)/,
+    );
+    await s.tick();
+    expect(s.state().unstored).toBe(1);
+    expect(await db.selectFrom("scans").select("status").execute()).toEqual([{ status: "running" }]);
+    await sql`drop trigger refuse_scans_update${sql.raw(kind === "sqlite" ? "" : " on scans")}`.execute(db);
+    await s.tick();
+    await s.settle();
+    expect(s.state()).toMatchObject({ running: 0, unstored: 0, completed: 1 });
+    expect(await db.selectFrom("scans").select("status").execute()).toEqual([{ status: "completed" }]);
+    const claim = await db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
+    expect([claim.owner, claim.last_status]).toEqual([null, "completed"]);
+    if (kind !== "sqlite") await sql`drop function refuse_scans()`.execute(db);
+  }, 30_000);
 
   test("a scan that ignores the stop is stored as failed and its university released", async () => {
     await universities(get().db, ["deaf.test"]);

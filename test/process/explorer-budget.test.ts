@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { migrate } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
@@ -164,6 +165,42 @@ describe("explorer budget", () => {
     expect(refused.status).toBe(429);
     for (let i = 0; i < 24; i++) expect((await get("/api/v2/rankings?limit=1", a.token)).status).toBe(200);
     expect((await get("/api/v2/rankings?limit=1", a.token)).status).toBe(429);
+  });
+
+  test("the token request counts in every form of its path a client may send (as written on the wire)", async () => {
+    await restart(100);
+    const v = await view(); // 99 left
+    const forms = [
+      "/api/v2/explorer/view/",
+      "/api/v2/explorer/view/.",
+      "/api/v2/explorer/view/%2e",
+      "/api/v2/./explorer/view",
+      "/api/v2/x/../explorer/view",
+      "/api/v2/explorer/%76iew",
+      "/api/v2/explorer/%76%69%65%77/",
+      "/api/%762/explorer/view",
+    ];
+    let remaining = 99;
+    for (const form of forms) {
+      // Raw HTTP over a socket, so no client normalises the path before the server sees it.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(url).port), "127.0.0.1", () =>
+          socket.write(
+            `GET ${form} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Explorer-Token: ${v.token}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = "";
+        socket.on("data", (chunk) => {
+          text += chunk;
+        });
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+      remaining -= 1;
+      expect([form, /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1]]).toEqual([form, "200"]);
+      expect([form, /x-ratelimit-remaining: (\d+)/i.exec(answer)?.[1]]).toEqual([form, String(remaining)]);
+      expect(answer.toLowerCase()).not.toContain("x-explorer-view-remaining");
+    }
   });
 
   test("history and distribution over HTTP: the v2 envelope, 404 and 400 naming every bad parameter", async () => {

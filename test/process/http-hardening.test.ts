@@ -378,6 +378,25 @@ describe("HMAC over the target as the server reads it (item 9)", () => {
   });
 });
 
+describe("a Bearer credential holding a comma", () => {
+  test("Bearer K,K and Bearer K, K: 401 saying one key is sent, never 'a value without a scheme', key not echoed", async () => {
+    for (const form of [
+      `Bearer ${plain.key},${plain.key}`,
+      `Bearer ${plain.key}, ${plain.key}`,
+      "Bearer a,b",
+    ]) {
+      const r = await raw(port, get("/api/v2/universities/1", "Host: localhost", `Authorization: ${form}`));
+      expect(r.status).toBe(401);
+      const body = JSON.parse(r.body);
+      expect(body.error.code).toBe("INVALID_API_KEY");
+      expect(body.error.message).toBe(
+        "Authorization: Bearer carries one key, and this one has a comma in it (no key has); send the API key as Authorization: Bearer <key>, as X-API-Key: <key> or as ?api_key=<key>",
+      );
+      expect(r.body).not.toContain(plain.key);
+    }
+  });
+});
+
 describe("credentials in a form that cannot be used (item 10)", () => {
   test("Basic, other schemes and bare keys in Authorization are 401 saying how to send a key", async () => {
     const forms = [

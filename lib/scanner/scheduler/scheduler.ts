@@ -1,5 +1,7 @@
+import { isUnirankError } from "../../errors.ts";
 import type { DB } from "../../schema/database.ts";
 import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../../time/format.ts";
+import { IngestRejectedError } from "../../write/write-records.ts";
 import type { Availability } from "../observations.ts";
 import { recordScanOutcome, recordScanStart } from "../record-scan.ts";
 import { failedOutcome, type ScanOutcome, type ScanTarget } from "../scan-outcome.ts";
@@ -77,6 +79,8 @@ export interface SchedulerState {
   failed: number;
   /** The scheduler's own last step failed (the database, not a site). */
   broken: boolean;
+  /** Scans whose result waits in memory for the storage to take it (a full disk); retried at every tick. */
+  unstored: number;
 }
 
 interface Attempt {
@@ -86,6 +90,8 @@ interface Attempt {
   controller: AbortController;
   done: Promise<void>;
   abandoned: boolean;
+  /** A write of this attempt failed and waits for the next tick to be tried again. */
+  unstored: boolean;
 }
 
 const DAY = 86_400_000;
@@ -119,7 +125,10 @@ export class ScanScheduler {
     completed: 0,
     failed: 0,
     broken: false,
+    unstored: 0,
   };
+  /** Writes waiting for the next tick to try again (`untilStored`). */
+  private retries: (() => void)[] = [];
 
   constructor(
     private readonly db: DB,
@@ -132,12 +141,15 @@ export class ScanScheduler {
   }
 
   state(): SchedulerState {
-    return { ...this.current, running: this.attempts.size };
+    let unstored = 0;
+    for (const a of this.attempts.values()) if (a.unstored) unstored++;
+    return { ...this.current, running: this.attempts.size, unstored };
   }
 
   /** One step: claim and start what is due, renew leases, probe. Never throws; a failure shows in `state()`. */
   async tick(): Promise<void> {
     if (this.stopping) return;
+    for (const retry of this.retries.splice(0)) retry();
     try {
       await this.step();
       this.current.broken = false;
@@ -241,6 +253,7 @@ export class ScanScheduler {
       controller,
       done: Promise.resolve(),
       abandoned: false,
+      unstored: false,
     };
     attempt.done = this.run(attempt).finally(() => this.attempts.delete(claim.attempt_id));
     this.attempts.set(claim.attempt_id, attempt);
@@ -250,14 +263,11 @@ export class ScanScheduler {
     const { claim, controller } = attempt;
     try {
       // The scan is `running` from its claim on, moved on to completed or failed by `store`.
-      await recordScanStart(
-        this.db,
-        { source_id: claim.attempt_id, domain: claim.domain },
-        claim.started_at,
-        {
+      await this.untilStored(attempt, () =>
+        recordScanStart(this.db, { source_id: claim.attempt_id, domain: claim.domain }, claim.started_at, {
           clock: this.clock,
           now: this.clock(),
-        },
+        }),
       );
       // The scan period: one interval up to the claim (probes of the claiming tick itself are not counted).
       const until = parseTimestamp(claim.started_at) ?? this.clock();
@@ -275,14 +285,50 @@ export class ScanScheduler {
       }
       if (controller.signal.aborted) outcome = this.failure(claim, this.stopping ?? "scan aborted");
       if (attempt.abandoned) return;
-      const stored = await this.store(claim, claim.attempt_id, outcome, availability, attempt.began);
-      await finishClaim(this.db, claim.attempt_id, {
-        status: stored.status,
-        error: stored.failure_reason ?? undefined,
+      let stored: ScanOutcome = outcome;
+      await this.untilStored(attempt, async () => {
+        stored = await this.store(claim, claim.attempt_id, outcome, availability, attempt.began);
       });
+      await this.untilStored(attempt, () =>
+        finishClaim(this.db, claim.attempt_id, {
+          status: stored.status,
+          error: stored.failure_reason ?? undefined,
+        }),
+      );
     } catch (e) {
       this.noteError(claim.domain, `scan not stored: ${e instanceof Error ? e.message : String(e)}`);
       this.options.log?.("error", "scan not stored", { domain: claim.domain, error: String(e) });
+    }
+  }
+
+  /**
+   * Runs one write of an attempt until the storage takes it: after a failure (a full disk, an unwritable file) the
+   * attempt keeps its result in memory and its lease renewed, and the write is tried again at the next tick. Only
+   * a stop ends the retries (the write is tried once more, and its failure is the attempt's), and a record the
+   * writer refuses is not retried.
+   */
+  private async untilStored(attempt: Attempt, write: () => Promise<unknown>): Promise<void> {
+    for (;;) {
+      try {
+        await write();
+        if (attempt.unstored) {
+          attempt.unstored = false;
+          this.options.log?.("info", "scan stored after retrying", { domain: attempt.claim.domain });
+        }
+        return;
+      } catch (e) {
+        // A record the writer refuses (another server stored this attempt already) is refused again: no retry.
+        if (this.stopping || e instanceof IngestRejectedError || isUnirankError(e)) throw e;
+        const error = e instanceof Error ? e.message : String(e);
+        if (!attempt.unstored)
+          this.options.log?.("error", "scan not stored yet; retrying at the next tick", {
+            domain: attempt.claim.domain,
+            error,
+          });
+        attempt.unstored = true;
+        this.noteError(attempt.claim.domain, `scan not stored yet, retrying: ${error}`);
+        await new Promise<void>((resolve) => this.retries.push(resolve));
+      }
     }
   }
 
@@ -343,6 +389,7 @@ export class ScanScheduler {
    */
   async stop(reason = "server stopped", graceMs = 5_000): Promise<void> {
     this.stopping = reason;
+    for (const retry of this.retries.splice(0)) retry();
     const attempts = [...this.attempts.values()];
     for (const a of attempts) a.controller.abort(new Error(reason));
     let timer: ReturnType<typeof setTimeout> | undefined;
