@@ -11,12 +11,25 @@ export const CheckPointsSchema = Type.Object({
   remediation: Type.Union([Type.String(), Type.Null()], { description: "How to earn the missing points" }),
 });
 
+export const RubricGradeSchema = Type.Object({
+  scale: Type.String({ description: "The reference whose scale it is, e.g. `mdn-observatory`" }),
+  score: Type.Number({ description: "The reference's score before unirank's 0–100 clamp" }),
+  grade: Type.String({ description: "A+ … F on the HTTP Observatory's grade chart" }),
+  tests: Type.Record(Type.String(), Type.Object({ result: Type.String(), modifier: Type.Number() })),
+});
+
 /** What a scan keeps besides its scores: the observations, the points of every check, why a score is null. */
 export const ScanEvidenceSchema = Type.Object(
   {
     observations: Type.Union([ObservationsSchema, Type.Null()]),
     checks: Type.Array(CheckPointsSchema),
     unmeasured: Type.Record(Type.String(), Type.String(), { description: "Sub-score → why it is null" }),
+    grades: Type.Optional(
+      Type.Record(Type.String(), RubricGradeSchema, {
+        description:
+          "Sub-score → its grade on its reference's scale (the security headers' Observatory grade)",
+      }),
+    ),
     failure_reason: Type.Optional(Type.String({ description: "Why a failed scan failed" })),
   },
   { description: "Observations and per-check points behind a scan's scores (scans made by `unirank scan`)" },

@@ -14,21 +14,56 @@ export { AxeRuleOutcome, BrowserObservations, MobileLayout, PageTimings } from "
 export { BROWSER_SCORES, scoreBrowserObservations } from "./browser/rubric.ts";
 export { type FormFactor, scoreSpeed } from "./browser/speed-rubric.ts";
 export { scoreWebVitals } from "./browser/web-vitals-rubric.ts";
+// The check tables: every check's id, sub-score, maximum, what earns it and the reference it follows.
+export { type CheckDefinition, checkTable, earned, REFERENCES, type ReferenceId } from "./check-table.ts";
+// The references' own parsers and tests, as unirank implements them (docs/scanner.md).
+export { CspSyntaxError, type ParsedCsp, parseCsp, parseCspMeta, splitPolicies } from "./csp-parser.ts";
+export {
+  type DmarcParse,
+  type DmarcPolicy,
+  type DmarcRecord,
+  discoverDmarc,
+  isDmarcRecord,
+  parseDmarc,
+} from "./dmarc.ts";
 // The own-site rubrics: observations → points → sub-scores.
-export { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf } from "./email.ts";
+export {
+  DMARC_CHECKS,
+  DNSSEC_CHECKS,
+  EMAIL_CHECKS,
+  SPF_CHECKS,
+  scoreDmarc,
+  scoreDnssec,
+  scoreEmailSecurity,
+  scoreSpf,
+  spfPolicy,
+} from "./email.ts";
 // The evidence a scan keeps, and how it is cut to fit the writer's cap.
 export { CheckPointsSchema, fitEvidence, type ScanEvidence, ScanEvidenceSchema } from "./evidence.ts";
-export { type HstsPolicy, parseHsts, scoreHsts } from "./hsts.ts";
+export {
+  HSTS_CHECKS,
+  HSTS_ONE_YEAR,
+  HSTS_SIX_MONTHS,
+  type HstsPolicy,
+  parseHsts,
+  scoreHsts,
+} from "./hsts.ts";
 export { scoreHttp2 } from "./http2.ts";
-export { scoreHreflang, scoreI18n } from "./languages.ts";
+export { HREFLANG_CHECKS, I18N_CHECKS, scoreHreflang, scoreI18n } from "./languages.ts";
 export {
   isNotableLink,
+  OPENNESS_CHECKS,
+  ORCID_CHECKS,
+  PROFILE_CHECKS,
+  REPOSITORY_CHECKS,
+  SOCIAL_CHECKS,
   scoreOpenness,
   scoreOrcid,
   scoreRepository,
   scoreScholarProfiles,
   scoreSocial,
   scoreVideo,
+  VIDEO_CHECKS,
 } from "./links.ts";
 // What a scan observes.
 export {
@@ -48,12 +83,32 @@ export {
   RobotsSchema,
   type SitemapObservation,
   SitemapSchema,
+  type SpfDnsAnswer,
+  SpfDnsAnswerSchema,
   type TlsObservation,
   TlsObservationSchema,
   type TlsVersions,
   TlsVersionsSchema,
 } from "./observations.ts";
-export { scorePageWeight } from "./page-weight.ts";
+export {
+  type CspOutcome,
+  type CspPolicy,
+  cspTest,
+  GRADE_CHART,
+  gradeForScore,
+  type HttpRoute,
+  type HttpsResponse,
+  hstsTest,
+  MINIMUM_SCORE_FOR_EXTRA_CREDIT,
+  OBSERVATORY_RESULTS,
+  type ObservatoryExpectation,
+  type ObservatoryPage,
+  redirectionTest,
+  referrerPolicyTest,
+  xContentTypeOptionsTest,
+  xFrameOptionsTest,
+} from "./observatory.ts";
+export { PAGE_WEIGHT_CHECKS, scorePageWeight } from "./page-weight.ts";
 // A measurement part (a browser, an open index): what it is given, and the points helpers it scores with.
 export type { PartContext, ScanPart } from "./part.ts";
 export {
@@ -67,10 +122,17 @@ export {
 } from "./points.ts";
 // One scan: its target and outcome.
 export { failedOutcome, type ScanOutcome, type ScanTarget } from "./scan-outcome.ts";
-export { completeScores, scoreObservations } from "./score-observations.ts";
-export { parseCsp, scoreSecurityHeaders } from "./security-headers.ts";
-export { scoreSeo } from "./seo.ts";
-export { scoreSitemap, scoreWebSize } from "./sitemap.ts";
+export { completeScores, OWN_SITE_CHECKS, scoreObservations } from "./score-observations.ts";
+export {
+  httpRoute,
+  httpsResponse,
+  observatoryPage,
+  observatoryScore,
+  SECURITY_HEADER_CHECKS,
+  scoreSecurityHeaders,
+} from "./security-headers.ts";
+export { SEO_CHECKS, scoreSeo } from "./seo.ts";
+export { SITEMAP_CHECKS, scoreSitemap, scoreWebSize, WEB_SIZE_CHECKS } from "./sitemap.ts";
 // The open indexes' answers and rubrics (Green Web Foundation, OpenAlex, Wikidata).
 export { GreenCheck, scoreGreenCheck } from "./sources/greenweb.ts";
 export { sameSite, siteHost } from "./sources/host-match.ts";
@@ -89,6 +151,21 @@ export {
   WikidataObservations,
   WikidataSearch,
 } from "./sources/wikidata.ts";
-export { scoreTlsCertificate } from "./tls-certificate.ts";
-export { scoreTlsVersions } from "./tls-versions.ts";
-export { scoreUptime, uptimePercent } from "./uptime.ts";
+export {
+  evaluateSpf,
+  evaluateSpfPolicy,
+  MAX_DNS_TERMS,
+  MAX_VOID_LOOKUPS,
+  runSpf,
+  runSpfAsync,
+  type SpfAnswer,
+  type SpfClient,
+  type SpfEvaluation,
+  type SpfQueryType,
+  type SpfQuestion,
+  type SpfResult,
+  spfRecords,
+} from "./spf.ts";
+export { scoreTlsCertificate, TLS_CERTIFICATE_CHECKS } from "./tls-certificate.ts";
+export { scoreTlsVersions, TLS_VERSION_CHECKS } from "./tls-versions.ts";
+export { scoreUptime, UPTIME_CHECKS, uptimePercent } from "./uptime.ts";

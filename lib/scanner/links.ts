@@ -1,6 +1,74 @@
 import type { ScoredPart } from "../scores/check-points.ts";
+import { checkTable, earned } from "./check-table.ts";
 import type { Observations } from "./observations.ts";
-import { check, scoredFrom, tiered } from "./points.ts";
+import { scoredFrom, tiered } from "./points.ts";
+
+export const SOCIAL_CHECKS = checkTable("presence_social_score", "unirank", {
+  networks: {
+    id: "social.networks",
+    label: "Social networks linked",
+    max: 100,
+    earns:
+      "25 per distinct network with a profile path (Facebook, X/Twitter, Instagram, LinkedIn, TikTok, Bluesky, Threads, Weibo, VK, mastodon.social)",
+    remediation: "Link the official accounts on at least four social networks from the website.",
+  },
+});
+export const VIDEO_CHECKS = checkTable("presence_video_score", "unirank", {
+  channel: {
+    id: "video.channel",
+    label: "Video channel linked",
+    max: 100,
+    earns:
+      "a channel on YouTube (/@name, /channel/, /c/, /user/), Vimeo, Bilibili, Youku or Dailymotion 100; only single videos 50; none 0",
+    remediation: "Link the official video channel from the website.",
+  },
+});
+export const ORCID_CHECKS = checkTable("research_orcid_score", "unirank", {
+  ids: {
+    id: "orcid.ids",
+    label: "ORCID iDs linked",
+    max: 100,
+    earns: "distinct ORCID iDs linked (orcid.org/0000-0000-0000-000X): ≥ 5 100, 2–4 70, 1 40, none 0",
+    remediation: "Link every researcher's staff page to their ORCID iD.",
+  },
+});
+export const PROFILE_CHECKS = checkTable("research_profiles_score", "unirank", {
+  linked: {
+    id: "profiles.linked",
+    label: "Scholar profiles linked",
+    max: 100,
+    earns:
+      "distinct scholar profiles linked (Google Scholar, ResearchGate, Scopus, Web of Science/Publons, Academia.edu, Semantic Scholar, dblp): ≥ 5 100, 2–4 70, 1 40, none 0",
+    remediation: "Link researchers' Google Scholar, Scopus or ResearchGate profiles from their staff pages.",
+  },
+});
+export const REPOSITORY_CHECKS = checkTable("research_repository_score", "unirank", {
+  linked: {
+    id: "repository.linked",
+    label: "Repository linked",
+    max: 70,
+    earns:
+      "a crawled page links a repository: a host starting repository., eprints., dspace., digital., research., openaccess., hal., pure., scholar(ship)., ir. …, or a path with /handle/, /jspui, /xmlui, /eprints, /dspace, /repository",
+    remediation: "Run an open-access repository and link it from the home page.",
+  },
+  ownDomain: {
+    id: "repository.own-domain",
+    label: "Repository on the university's domain",
+    max: 30,
+    earns: "that repository is on the university's domain or a subdomain",
+    remediation: "Host the repository under the university's domain.",
+  },
+});
+export const OPENNESS_CHECKS = checkTable("webo_openness_score", "unirank", {
+  richFiles: {
+    id: "openness.rich-files",
+    label: "Rich files linked",
+    max: 100,
+    earns:
+      "distinct rich files (.pdf, .doc(x), .ppt(x), .xls(x), .odt, .ods, .odp, .epub, .csv, .ps) linked on the domain or its subdomains: ≥ 50 100; ≥ 20 75; ≥ 5 50; ≥ 1 25; none 0",
+    remediation: "Publish papers and reports as openly reachable files on the domain.",
+  },
+});
 
 /** Every distinct link found on the crawled pages, parsed (unparseable ones dropped). */
 export function allLinks(o: Observations): URL[] {
@@ -48,14 +116,10 @@ export function scoreSocial(o: Observations): ScoredPart {
   }
   const list = [...networks].sort();
   return scoredFrom(S, [
-    check(
-      S,
-      "social.networks",
-      "Social networks linked",
+    earned(
+      SOCIAL_CHECKS.networks,
       Math.min(100, 25 * list.length),
-      100,
       list.length ? `links to ${list.join(", ")}` : "no social network linked",
-      "Link the official accounts on at least four social networks from the website.",
     ),
   ]);
 }
@@ -78,14 +142,10 @@ export function scoreVideo(o: Observations): ScoredPart {
     (u) => host(u) !== "youtu.be" && u.pathname !== "/watch" && CHANNEL.test(u.pathname),
   );
   return scoredFrom(S, [
-    check(
-      S,
-      "video.channel",
-      "Video channel linked",
+    earned(
+      VIDEO_CHECKS.channel,
       channel ? 100 : video.length ? 50 : 0,
-      100,
       channel ? `links to ${channel.href}` : video.length ? "links to single videos only" : "no video link",
-      "Link the official video channel from the website.",
     ),
   ]);
 }
@@ -101,18 +161,14 @@ export function scoreOrcid(o: Observations): ScoredPart {
     if (m?.[1]) ids.add(m[1].toUpperCase());
   }
   return scoredFrom(S, [
-    check(
-      S,
-      "orcid.ids",
-      "ORCID iDs linked",
+    earned(
+      ORCID_CHECKS.ids,
       tiered(ids.size, [
         [5, 100],
         [2, 70],
         [1, 40],
       ]),
-      100,
       `${ids.size} ORCID iD(s) linked`,
-      "Link every researcher's staff page to their ORCID iD.",
     ),
   ]);
 }
@@ -141,18 +197,14 @@ export function scoreScholarProfiles(o: Observations): ScoredPart {
       .map((u) => u.href),
   );
   return scoredFrom(S, [
-    check(
-      S,
-      "profiles.linked",
-      "Scholar profiles linked",
+    earned(
+      PROFILE_CHECKS.linked,
       tiered(profiles.size, [
         [5, 100],
         [2, 70],
         [1, 40],
       ]),
-      100,
       `${profiles.size} scholar profile(s) linked`,
-      "Link researchers' Google Scholar, Scopus or ResearchGate profiles from their staff pages.",
     ),
   ]);
 }
@@ -173,23 +225,11 @@ export function scoreRepository(o: Observations): ScoredPart {
   const own = repos.find((u) => onSite(u, o.domain));
   const any = own ?? repos[0];
   return scoredFrom(S, [
-    check(
-      S,
-      "repository.linked",
-      "Repository linked",
-      any ? 70 : 0,
-      70,
-      any ? `links to ${any.href}` : "no repository link found",
-      "Run an open-access repository and link it from the home page.",
-    ),
-    check(
-      S,
-      "repository.own-domain",
-      "Repository on the university's domain",
+    earned(REPOSITORY_CHECKS.linked, any ? 70 : 0, any ? `links to ${any.href}` : "no repository link found"),
+    earned(
+      REPOSITORY_CHECKS.ownDomain,
       own ? 30 : 0,
-      30,
       own ? `${own.hostname} is under ${o.domain}` : "no repository under the university's domain",
-      "Host the repository under the university's domain.",
     ),
   ]);
 }
@@ -205,19 +245,15 @@ export function scoreOpenness(o: Observations): ScoredPart {
       .map((u) => u.href),
   );
   return scoredFrom(S, [
-    check(
-      S,
-      "openness.rich-files",
-      "Rich files linked",
+    earned(
+      OPENNESS_CHECKS.richFiles,
       tiered(files.size, [
         [50, 100],
         [20, 75],
         [5, 50],
         [1, 25],
       ]),
-      100,
       `${files.size} rich file(s) on the domain`,
-      "Publish papers and reports as openly reachable files on the domain.",
     ),
   ]);
 }

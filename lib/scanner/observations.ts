@@ -38,6 +38,8 @@ export const HttpRedirectSchema = Type.Object({
   chain: Type.Array(Type.String()),
   final_url: Nullable(Type.String()),
   error: Nullable(Type.String()),
+  /** Where the redirects end on HTTPS: its certificate is one a browser accepts. */
+  verified: Type.Optional(Type.Boolean()),
 });
 
 export const LinkSchema = Type.Object({ href: Type.String(), text: Type.String() });
@@ -58,6 +60,10 @@ export const PageSchema = Type.Object({
   hreflang: Type.Array(Type.Object({ lang: Type.String(), href: Type.String() })),
   /** Absolute links found on the page (de-duplicated). */
   links: Type.Array(Type.String()),
+  /** Contents of `<meta http-equiv="Content-Security-Policy">`, when the page has any. */
+  meta_csp: Type.Optional(Type.Array(Type.String())),
+  /** Content of the last `<meta name="referrer">`, when the page has one. */
+  meta_referrer: Type.Optional(Type.String()),
 });
 
 export const HomeSchema = Type.Object({
@@ -65,30 +71,51 @@ export const HomeSchema = Type.Object({
   status: Type.Integer(),
   /** Response headers, names in lower case. */
   headers: Type.Record(Type.String(), Type.String()),
+  /** Over HTTPS: the certificate it was served with is one a browser accepts (chain, dates, name). */
+  verified: Type.Optional(Type.Boolean()),
 });
 
 export const RobotsSchema = Type.Object({
   status: Type.Union([Type.Integer(), Type.Null()]),
+  /** Answered 200 with something that is plausibly a robots.txt (not an HTML page). */
   found: Type.Boolean(),
+  content_type: Type.Optional(Nullable(Type.String())),
   allows_home: Type.Boolean(),
   sitemaps: Type.Array(Type.String()),
 });
 
 export const SitemapSchema = Type.Object({
   url: Nullable(Type.String()),
+  /** Answered 200 with something that is plausibly a sitemap (XML or a text list of URLs, not an HTML page). */
   found: Type.Boolean(),
   valid: Type.Boolean(),
-  /** `<loc>` entries counted (a sitemap index counts those of up to 3 child sitemaps). */
+  /** Page URLs counted: a urlset's `<loc>` entries, or those of up to 3 child sitemaps of an index (at most 50,000 a file). */
   urls: Type.Integer(),
+  content_type: Type.Optional(Nullable(Type.String())),
+  /** It is a sitemap index; `children` of its child sitemaps were read. */
+  index: Type.Optional(Type.Boolean()),
+  children: Type.Optional(Type.Integer()),
+});
+
+export const SpfDnsAnswerSchema = Type.Object({
+  name: Type.String(),
+  type: Type.String({ description: "TXT, A, AAAA, MX or PTR" }),
+  /** The DNS RCODE (0 NOERROR, 3 NXDOMAIN), null when the query failed (`error`). */
+  rcode: Type.Union([Type.Integer(), Type.Null()]),
+  /** TXT: the records starting with `v=spf1`; A/AAAA: addresses; MX: exchanges. */
+  records: Type.Array(Type.String()),
+  error: Type.Optional(Type.String()),
 });
 
 export const DnsSchema = Type.Object({
   /** The resolver answered at all. */
   answered: Type.Boolean(),
   addresses: Type.Array(Type.String()),
-  /** TXT records of the domain that start with `v=spf1`. */
+  /** TXT records of the domain that start with `v=spf1` (in any case). */
   spf: Type.Array(Type.String()),
-  /** TXT records of `_dmarc.<domain>` that start with `v=DMARC1`. */
+  /** The answers an SPF evaluation of the domain's policy needed (includes, redirects, a, mx, exists). */
+  spf_dns: Type.Optional(Type.Array(SpfDnsAnswerSchema)),
+  /** TXT records of `_dmarc.<domain>` whose first tag is `v` (any case; the rubric keeps the valid ones). */
   dmarc: Type.Array(Type.String()),
   mx: Type.Array(Type.String()),
   /** The validating resolver set the AD (authenticated data) flag on the answer for the domain. */
@@ -128,5 +155,6 @@ export type HomeObservation = Static<typeof HomeSchema>;
 export type RobotsObservation = Static<typeof RobotsSchema>;
 export type SitemapObservation = Static<typeof SitemapSchema>;
 export type DnsObservation = Static<typeof DnsSchema>;
+export type SpfDnsAnswer = Static<typeof SpfDnsAnswerSchema>;
 export type Availability = Static<typeof AvailabilitySchema>;
 export type Observations = Static<typeof ObservationsSchema>;

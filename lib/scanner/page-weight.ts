@@ -1,9 +1,21 @@
 import type { ScoredPart } from "../scores/check-points.ts";
+import { checkTable, earned } from "./check-table.ts";
 import type { Observations } from "./observations.ts";
-import { check, scoredFrom, tiered } from "./points.ts";
+import { scoredFrom, tiered } from "./points.ts";
 
 const S = "green_page_weight_score" as const;
 const KB = 1024;
+
+export const PAGE_WEIGHT_CHECKS = checkTable(S, "unirank", {
+  homeHtml: {
+    id: "weight.home-html",
+    label: "Home page weight",
+    max: 100,
+    earns:
+      "bytes of the home page's HTML: ≤ 100 KiB 100; ≤ 500 KiB 80; ≤ 1 MiB 60; ≤ 2 MiB 40; ≤ 4 MiB 20; more, or cut at the byte cap, 0",
+    remediation: "Cut the home page's HTML below 100 KB.",
+  },
+});
 
 /** green_page_weight_score: bytes of the home page's HTML document (a truncated one earns nothing). */
 export function scorePageWeight(o: Observations): ScoredPart {
@@ -20,14 +32,10 @@ export function scorePageWeight(o: Observations): ScoredPart {
           [-4096 * KB, 20],
         ]);
   return scoredFrom(S, [
-    check(
-      S,
-      "weight.home-html",
-      "Home page weight",
+    earned(
+      PAGE_WEIGHT_CHECKS.homeHtml,
       points,
-      100,
       !p ? "no home page" : p.truncated ? `more than ${bytes} bytes (cut at the byte cap)` : `${bytes} bytes`,
-      "Cut the home page's HTML below 100 KB.",
     ),
   ]);
 }

@@ -45,6 +45,7 @@ export function mergeParts(parts: ScoredPart[]): ScoredPart {
     for (const [name, reason] of Object.entries(p.unmeasured) as [ScoreName, string][]) {
       if (typeof out.scores[name] !== "number") out.unmeasured[name] = reason;
     }
+    if (p.grades) out.grades = { ...out.grades, ...p.grades };
   }
   return out;
 }

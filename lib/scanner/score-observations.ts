@@ -1,26 +1,68 @@
 import type { ScoreName, SubScoreName } from "../scores/catalogue.ts";
 import type { ScoredPart } from "../scores/check-points.ts";
-import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf } from "./email.ts";
-import { scoreHsts } from "./hsts.ts";
-import { scoreHttp2 } from "./http2.ts";
-import { scoreHreflang, scoreI18n } from "./languages.ts";
+import type { CheckDefinition } from "./check-table.ts";
 import {
+  DMARC_CHECKS,
+  DNSSEC_CHECKS,
+  EMAIL_CHECKS,
+  SPF_CHECKS,
+  scoreDmarc,
+  scoreDnssec,
+  scoreEmailSecurity,
+  scoreSpf,
+} from "./email.ts";
+import { HSTS_CHECKS, scoreHsts } from "./hsts.ts";
+import { HTTP2_CHECKS, scoreHttp2 } from "./http2.ts";
+import { HREFLANG_CHECKS, I18N_CHECKS, scoreHreflang, scoreI18n } from "./languages.ts";
+import {
+  OPENNESS_CHECKS,
+  ORCID_CHECKS,
+  PROFILE_CHECKS,
+  REPOSITORY_CHECKS,
+  SOCIAL_CHECKS,
   scoreOpenness,
   scoreOrcid,
   scoreRepository,
   scoreScholarProfiles,
   scoreSocial,
   scoreVideo,
+  VIDEO_CHECKS,
 } from "./links.ts";
 import type { Observations } from "./observations.ts";
-import { scorePageWeight } from "./page-weight.ts";
+import { PAGE_WEIGHT_CHECKS, scorePageWeight } from "./page-weight.ts";
 import { mergeParts } from "./points.ts";
-import { scoreSecurityHeaders } from "./security-headers.ts";
-import { scoreSeo } from "./seo.ts";
-import { scoreSitemap, scoreWebSize } from "./sitemap.ts";
-import { scoreTlsCertificate } from "./tls-certificate.ts";
-import { scoreTlsVersions } from "./tls-versions.ts";
-import { scoreUptime } from "./uptime.ts";
+import { SECURITY_HEADER_CHECKS, scoreSecurityHeaders } from "./security-headers.ts";
+import { SEO_CHECKS, scoreSeo } from "./seo.ts";
+import { SITEMAP_CHECKS, scoreSitemap, scoreWebSize, WEB_SIZE_CHECKS } from "./sitemap.ts";
+import { scoreTlsCertificate, TLS_CERTIFICATE_CHECKS } from "./tls-certificate.ts";
+import { scoreTlsVersions, TLS_VERSION_CHECKS } from "./tls-versions.ts";
+import { scoreUptime, UPTIME_CHECKS } from "./uptime.ts";
+
+/** Every check of the own-site rubrics, as data (id, sub-score, label, maximum, what earns it, its reference). */
+export const OWN_SITE_CHECKS: readonly CheckDefinition[] = [
+  TLS_CERTIFICATE_CHECKS,
+  TLS_VERSION_CHECKS,
+  HSTS_CHECKS,
+  SECURITY_HEADER_CHECKS,
+  HTTP2_CHECKS,
+  SEO_CHECKS,
+  SITEMAP_CHECKS,
+  WEB_SIZE_CHECKS,
+  HREFLANG_CHECKS,
+  I18N_CHECKS,
+  PAGE_WEIGHT_CHECKS,
+  SOCIAL_CHECKS,
+  VIDEO_CHECKS,
+  ORCID_CHECKS,
+  PROFILE_CHECKS,
+  REPOSITORY_CHECKS,
+  OPENNESS_CHECKS,
+  SPF_CHECKS,
+  DMARC_CHECKS,
+  DNSSEC_CHECKS,
+  EMAIL_CHECKS,
+  UPTIME_CHECKS,
+].flatMap((table) => Object.values(table));
 
 /**
  * Sub-scores measured elsewhere (a browser, a third-party source) or by nobody yet, and the reason recorded

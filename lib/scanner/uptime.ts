@@ -1,8 +1,19 @@
 import type { ScoredPart } from "../scores/check-points.ts";
+import { checkTable, earned } from "./check-table.ts";
 import type { Availability, Observations } from "./observations.ts";
-import { check, scoredFrom, unmeasured } from "./points.ts";
+import { scoredFrom, unmeasured } from "./points.ts";
 
 const S = "tech_uptime_score" as const;
+
+export const UPTIME_CHECKS = checkTable(S, "unirank", {
+  answered: {
+    id: "uptime.answered",
+    label: "Probes answered",
+    max: 100,
+    earns: "answered / total availability probes × 100, rounded (null without probes)",
+    remediation: "Monitor availability and remove the causes of outages.",
+  },
+});
 
 /** The share of availability probes answered, in whole percent (answers beyond the total count as the total); null without probes. */
 export function uptimePercent(a: Availability | null | undefined): number | null {
@@ -17,14 +28,6 @@ export function scoreUptime(o: Observations): ScoredPart {
   if (!a || percent === null) return unmeasured(S, "no availability probes recorded");
   const answered = Math.min(a.answered, a.total);
   return scoredFrom(S, [
-    check(
-      S,
-      "uptime.answered",
-      "Probes answered",
-      percent,
-      100,
-      `${answered} of ${a.total} probes answered`,
-      "Monitor availability and remove the causes of outages.",
-    ),
+    earned(UPTIME_CHECKS.answered, percent, `${answered} of ${a.total} probes answered`),
   ]);
 }

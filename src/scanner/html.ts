@@ -51,6 +51,11 @@ export function parsePage(
           if (key === "description" && page.description === null) page.description = a.content ?? "";
           if (key === "robots" && a.content)
             page.robots_meta = page.robots_meta ? `${page.robots_meta}, ${a.content}` : a.content;
+          // As the HTTP Observatory reads them: a CSP in http-equiv, the last referrer policy by name.
+          if (a["http-equiv"] !== undefined && a.content !== undefined) {
+            if (a.content && a["http-equiv"].trim().toLowerCase() === "content-security-policy")
+              page.meta_csp = [...(page.meta_csp ?? []), a.content];
+          } else if (key.trim() === "referrer" && a.content) page.meta_referrer = a.content;
         } else if (name === "link") {
           const rel = (a.rel ?? "").toLowerCase().split(/\s+/);
           const href = a.href ? absolute(a.href) : null;

@@ -1,8 +1,9 @@
 import { isIP, connect as netConnect, type Socket } from "node:net";
-import { createSecureContext, type SecureContext, connect as tlsConnect } from "node:tls";
+import { type TLSSocket, connect as tlsConnect } from "node:tls";
 import { ChunkedEnd, dechunk } from "./chunked-body.ts";
 import { FetchError } from "./connection-pool.ts";
 import type { ScanContext } from "./scan-context.ts";
+import { secureContext } from "./tls-probe.ts";
 
 /** One HTTP response as the scanner keeps it. */
 export interface FetchedResponse {
@@ -13,6 +14,8 @@ export interface FetchedResponse {
   body: Buffer;
   /** The byte cap cut the body short. */
   truncated: boolean;
+  /** Over HTTPS: the certificate is one a browser accepts (chain to a trusted root, dates, name); null over HTTP. */
+  verified: boolean | null;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -83,13 +86,6 @@ const CRLFCRLF = Buffer.from("\r\n\r\n");
 const HEAD_MAX_BYTES = 64 * 1024;
 const idleError = () => {};
 
-/** One secure context for every page fetch (certificates are not verified here), made on first use. */
-let pageContext: SecureContext | undefined;
-const pageSecureContext = (): SecureContext => {
-  pageContext ??= createSecureContext({});
-  return pageContext;
-};
-
 interface Target {
   u: URL;
   host: string;
@@ -127,7 +123,7 @@ function request(t: Target, ctx: ScanContext, fresh = false): Promise<FetchedRes
             port,
             servername: isIP(host) ? undefined : host,
             rejectUnauthorized: false, // the certificate is scored on its own; the page is still read
-            secureContext: pageSecureContext(),
+            secureContext: secureContext(ctx.ca),
             ALPNProtocols: ["http/1.1"],
           })
         : netConnect({ host: address, port }));
@@ -149,6 +145,7 @@ function request(t: Target, ctx: ScanContext, fresh = false): Promise<FetchedRes
     const finish = (error: Error | null, complete = false) => {
       if (settled) return;
       settled = true;
+      const verified = secure ? (socket as TLSSocket).authorized === true : null;
       clearTimeout(timer);
       ctx.signal.removeEventListener("abort", onAbort);
       detach();
@@ -163,7 +160,15 @@ function request(t: Target, ctx: ScanContext, fresh = false): Promise<FetchedRes
         return;
       }
       try {
-        resolve(parseResponse(u.href, Buffer.concat(chunks, received), truncated, ctx.maxBytes, method));
+        const response = parseResponse(
+          u.href,
+          Buffer.concat(chunks, received),
+          truncated,
+          ctx.maxBytes,
+          method,
+        );
+        response.verified = verified;
+        resolve(response);
       } catch (e) {
         reject(e);
       }
@@ -244,5 +249,5 @@ export function parseResponse(
     body = body.subarray(0, maxBytes);
     truncated = true;
   }
-  return { url, status: Number(m[1]), headers, body, truncated };
+  return { url, status: Number(m[1]), headers, body, truncated, verified: null };
 }

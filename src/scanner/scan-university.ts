@@ -90,7 +90,12 @@ export async function scanUniversity(
     started_at: isoTimestamp(started),
     completed_at: isoTimestamp(now()),
     scores,
-    evidence: { observations, checks: [...all.checks, ...partErrors], unmeasured: all.unmeasured },
+    evidence: {
+      observations,
+      checks: [...all.checks, ...partErrors],
+      unmeasured: all.unmeasured,
+      ...(all.grades ? { grades: all.grades } : {}),
+    },
   };
 }
 

@@ -28,7 +28,7 @@ const EMPTY: Omit<TlsObservation, "connected" | "error"> = {
 /** Secure contexts by trusted CAs and versions: building one parses every root certificate, so it is done once. */
 const contexts = new Map<string, SecureContext>();
 
-function secureContext(extraCa: string[], min?: SecureVersion, max?: SecureVersion): SecureContext {
+export function secureContext(extraCa: string[], min?: SecureVersion, max?: SecureVersion): SecureContext {
   const key = `${min}-${max}-${extraCa.join("")}`;
   let context = contexts.get(key);
   if (!context) {

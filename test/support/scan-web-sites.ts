@@ -147,4 +147,82 @@ export const TROUBLED: FixtureSite[] = [
   },
 ];
 
+const urlset = (domain: string, prefix: string, n: number) =>
+  `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${Array.from(
+    { length: n },
+    (_, i) => `<url><loc>https://${domain}/${prefix}-${i}</loc></url>`,
+  ).join("")}</urlset>`;
+const bigUrlsets = new Map<string, string>();
+const bigUrlset = (prefix: string) => {
+  let xml = bigUrlsets.get(prefix);
+  if (!xml) {
+    xml = urlset("bigmap.test", prefix, 50_000);
+    bigUrlsets.set(prefix, xml);
+  }
+  return xml;
+};
+const XML = { "content-type": "application/xml" };
+const TOKEN = (n: number) => `google-site-verification=${String(n).repeat(240).slice(0, 240)}`;
+
+/** Sites that test the reading of well-known files and DNS as their references define them. */
+export const WELL_KNOWN: FixtureSite[] = [
+  {
+    // Answers every path with its home page: it has no robots.txt, sitemap or MTA-STS policy.
+    domain: "everypath.test",
+    dns: { mtaSts: ["v=STSv1; id=1"], mx: ["mx.everypath.test"] },
+    https: (_, res) => page(res, plain("Everything is the home page"), FULL_HEADERS),
+  },
+  {
+    // A sitemap index that lists itself and two children of 50,000 URLs (one of them twice).
+    domain: "bigmap.test",
+    https: routes({
+      "/": (_, res) => page(res, plain("Big map"), FULL_HEADERS),
+      "/robots.txt": (_, res) =>
+        page(res, "User-agent: *\nAllow: /\nSitemap: https://bigmap.test/sitemap.xml\n", {
+          "content-type": "text/plain",
+        }),
+      "/sitemap.xml": (_, res) =>
+        page(
+          res,
+          `<?xml version="1.0"?><sitemapindex xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${[
+            "sitemap.xml",
+            "a.xml",
+            "a.xml",
+            "b.xml",
+          ]
+            .map((f) => `<sitemap><loc>https://bigmap.test/${f}</loc></sitemap>`)
+            .join("")}</sitemapindex>`,
+          XML,
+        ),
+      "/a.xml": (_, res) => page(res, bigUrlset("a"), XML),
+      "/b.xml": (_, res) => page(res, bigUrlset("b"), XML),
+    }),
+  },
+  {
+    // A TXT set too large for a UDP answer (RFC 7766: read over TCP), with an SPF policy of three includes.
+    domain: "bigtxt.test",
+    dns: {
+      spf: [
+        `v=spf1 include:_a.spf.bigtxt.test include:_b.spf.bigtxt.test include:_c.spf.bigtxt.test ${Array.from(
+          { length: 12 },
+          (_, i) => `ip4:192.0.2.${i + 1}`,
+        ).join(" ")} -all`,
+      ],
+      domainTxt: [1, 2, 3, 4, 5].map(TOKEN),
+      txt: {
+        "_a.spf.bigtxt.test": ["v=spf1 ip4:198.51.100.0/24 ~all"],
+        "_b.spf.bigtxt.test": ["v=spf1 ip6:2001:db8::/32 ~all"],
+        "_c.spf.bigtxt.test": ["v=spf1 a:mail.bigtxt.test ~all"],
+      },
+    },
+    https: routes({ "/": (_, res) => page(res, plain("Big TXT"), FULL_HEADERS) }),
+  },
+  {
+    // A TXT set over 512 bytes but under the 1232 offered with EDNS0: one UDP answer, no TCP.
+    domain: "mediumtxt.test",
+    dns: { spf: ["v=spf1 mx -all"], domainTxt: [1, 2, 3].map(TOKEN) },
+    https: routes({ "/": (_, res) => page(res, plain("Medium TXT"), FULL_HEADERS) }),
+  },
+];
+
 export const FIXTURE_UNIVERSITIES: FixtureSite[] = [WELL_KEPT, ...TROUBLED];

@@ -43,7 +43,17 @@ export interface FixtureSite {
   https?: Handler;
   /** Default: a redirect to the HTTPS home page. */
   http?: Handler;
-  dns?: { spf?: string[]; dmarc?: string[]; mx?: string[]; mtaSts?: string[]; dnssec?: boolean };
+  dns?: {
+    spf?: string[];
+    dmarc?: string[];
+    mx?: string[];
+    mtaSts?: string[];
+    dnssec?: boolean;
+    /** TXT records of other names (full names), e.g. the targets of SPF includes. */
+    txt?: Record<string, string[]>;
+    /** Other TXT records of the domain itself (verification tokens …), beside the SPF ones. */
+    domainTxt?: string[];
+  };
 }
 
 export interface ScanWeb {
@@ -56,6 +66,8 @@ export interface ScanWeb {
   addresses: Map<string, string>;
   /** Requests seen, as `domain path user-agent`. */
   requests: string[];
+  /** DNS questions seen, as `udp|tcp TYPE name`. */
+  dnsQueries: string[];
   close(): Promise<void>;
 }
 
@@ -220,48 +232,79 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
 
   const bySite = new Map(sites.map((s) => [s.domain, s]));
   const wildcards = sites.filter((s) => s.wildcard);
+  const extraTxt = new Map(
+    sites
+      .flatMap((s) => Object.entries(s.dns?.txt ?? {}))
+      .map(([name, records]) => [name.toLowerCase(), records]),
+  );
+  const dnsQueries: string[] = [];
   const { Packet } = dns2;
-  const dnsServer = dns2.createServer({
-    udp: true,
-    handle: (request, send) => {
-      const response = Packet.createResponseFromRequest(request);
-      const q = request.questions[0];
-      if (!q) return send(response);
-      const name = q.name.toLowerCase();
-      const base = name.replace(/^(_dmarc|_mta-sts|mta-sts|www)\./, "");
-      const site = bySite.get(base) ?? wildcards.find((w) => base.endsWith(`.${w.domain}`));
-      if (!site) {
-        response.header.rcode = 3; // NXDOMAIN
-        return send(response);
-      }
-      (response.header as unknown as { ad: number }).ad = site.dns?.dnssec ? 1 : 0;
-      const add = (type: number, data: Record<string, unknown>) =>
-        response.answers.push({ name: q.name, type, class: Packet.CLASS.IN, ttl: 60, ...data } as never);
-      if (q.type === Packet.TYPE.A && (name === base || name === `mta-sts.${base}` || name === `www.${base}`))
-        add(Packet.TYPE.A, { address: addresses.get(site.domain) });
-      if (q.type === Packet.TYPE.TXT) {
-        const txt =
-          name === base
-            ? (site.dns?.spf ?? [])
-            : name === `_dmarc.${base}`
-              ? (site.dns?.dmarc ?? [])
-              : name === `_mta-sts.${base}`
-                ? (site.dns?.mtaSts ?? [])
-                : [];
-        for (const data of txt) add(Packet.TYPE.TXT, { data });
-      }
-      if (q.type === Packet.TYPE.MX && name === base)
-        for (const exchange of site.dns?.mx ?? []) add(Packet.TYPE.MX, { exchange, priority: 10 });
-      send(response);
-    },
-  });
-  await dnsServer.listen({ udp: { port: 0, address: "127.0.0.1" } });
-  const dnsPort = (dnsServer.addresses().udp as { port: number }).port;
+  // A TXT string holds at most 255 bytes: longer records go out as several strings (joined again by readers).
+  const strings = (text: string) => text.match(/[\s\S]{1,255}/g) ?? [""];
+  const handle: dns2.DnsHandler = (request, send, client) => {
+    const response = Packet.createResponseFromRequest(request);
+    const q = request.questions[0];
+    if (!q) return send(response);
+    const name = q.name.toLowerCase();
+    const transport = typeof (client as { write?: unknown }).write === "function" ? "tcp" : "udp";
+    dnsQueries.push(
+      `${transport} ${Object.keys(Packet.TYPE).find((k) => Packet.TYPE[k as keyof typeof Packet.TYPE] === q.type)} ${name}`,
+    );
+    const add = (type: number, data: Record<string, unknown>) =>
+      response.answers.push({ name: q.name, type, class: Packet.CLASS.IN, ttl: 60, ...data } as never);
+    const extra = extraTxt.get(name);
+    if (extra) {
+      if (q.type === Packet.TYPE.TXT) for (const text of extra) add(Packet.TYPE.TXT, { data: strings(text) });
+      return send(response);
+    }
+    const base = name.replace(/^(_dmarc|_mta-sts|mta-sts|www)\./, "");
+    const site = bySite.get(base) ?? wildcards.find((w) => base.endsWith(`.${w.domain}`));
+    if (!site) {
+      response.header.rcode = 3; // NXDOMAIN
+      return send(response);
+    }
+    (response.header as unknown as { ad: number }).ad = site.dns?.dnssec ? 1 : 0;
+    if (q.type === Packet.TYPE.A && (name === base || name === `mta-sts.${base}` || name === `www.${base}`))
+      add(Packet.TYPE.A, { address: addresses.get(site.domain) });
+    if (q.type === Packet.TYPE.TXT) {
+      const txt =
+        name === base
+          ? [...(site.dns?.spf ?? []), ...(site.dns?.domainTxt ?? [])]
+          : name === `_dmarc.${base}`
+            ? (site.dns?.dmarc ?? [])
+            : name === `_mta-sts.${base}`
+              ? (site.dns?.mtaSts ?? [])
+              : [];
+      for (const text of txt) add(Packet.TYPE.TXT, { data: strings(text) });
+    }
+    if (q.type === Packet.TYPE.MX && name === base)
+      for (const exchange of site.dns?.mx ?? []) add(Packet.TYPE.MX, { exchange, priority: 10 });
+    send(response);
+  };
+  // UDP and TCP on one port (RFC 7766): a truncated UDP answer is asked again over TCP.
+  let udpServer: ReturnType<typeof dns2.createServer> | undefined;
+  let tcpServer: ReturnType<typeof dns2.createServer> | undefined;
+  let dnsPort = 0;
+  for (let attempt = 0; ; attempt++) {
+    udpServer = dns2.createServer({ udp: true, handle });
+    await udpServer.listen({ udp: { port: 0, address: "127.0.0.1" } });
+    dnsPort = (udpServer.addresses().udp as { port: number }).port;
+    tcpServer = dns2.createServer({ tcp: true, handle });
+    const tcp = (tcpServer as unknown as { servers: { tcp: Server } }).servers.tcp;
+    const listening = await new Promise<boolean>((resolve) => {
+      tcp.once("error", () => resolve(false));
+      tcp.listen(dnsPort, "127.0.0.1", () => resolve(true));
+    });
+    if (listening) break;
+    await udpServer.close();
+    if (attempt >= 5) throw new Error("no port free for the DNS server on both UDP and TCP");
+  }
 
   const caFile = join(tmpdir(), `unirank-scan-web-ca-${process.pid}-${Date.now()}.pem`);
   writeFileSync(caFile, ca.cert);
   return {
     resolver: { host: "127.0.0.1", port: dnsPort },
+    dnsQueries,
     ports,
     ca: ca.cert,
     caFile,
@@ -274,7 +317,7 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
           .flatMap((s) => [s.https, s.http])
           .map((srv) => new Promise<void>((r) => srv.close(() => r()))),
       );
-      await dnsServer.close();
+      await Promise.all([udpServer?.close(), tcpServer?.close()]);
     },
   };
 }

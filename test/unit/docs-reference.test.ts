@@ -130,3 +130,11 @@ test("code comments quote no µs or % figures (they belong in docs/performance.m
   for (const dir of ["lib", "src"]) walk(dir);
   expect(offenders).toEqual([]);
 });
+
+test("docs/scanner.md: one row per own-site check, with its maximum (the best modifier for security headers)", async () => {
+  const { OWN_SITE_CHECKS } = await import("../../lib/scanner/score-observations.ts");
+  const table = rows(read("docs/scanner.md"), /^`[a-z0-9]+\.[a-z0-9-]+`$/);
+  expect(table.map((cells) => `${cells[0]?.slice(1, -1)} ${cells[1]}`).sort()).toEqual(
+    OWN_SITE_CHECKS.map((c) => `${c.id} ${c.max}`).sort(),
+  );
+});

@@ -6,6 +6,7 @@ import { HostQueue } from "../../src/scanner/host-queue.ts";
 import { parsePage } from "../../src/scanner/html.ts";
 import { parseResponse } from "../../src/scanner/http-client.ts";
 import { parseResolver } from "../../src/scanner/resolver-address.ts";
+import { isRobotsTxt, sitemapKind } from "../../src/scanner/well-known-files.ts";
 import { manualTimer } from "../support/manual-timer.ts";
 
 describe("HostQueue", () => {
@@ -115,5 +116,46 @@ describe("parsers", () => {
       robots_meta: "noarchive, noindex",
       links: ["https://u.test/b/c", "https://o.test/"],
     });
+  });
+});
+
+describe("well-known files count only when plausible", () => {
+  const response = (status: number, type: string | null, body: string) => ({
+    url: "https://u.test/x",
+    status,
+    headers: type ? { "content-type": type } : ({} as Record<string, string>),
+    body: Buffer.from(body),
+    truncated: false,
+    verified: true,
+  });
+  const home = "<!doctype html><html><head><title>Home</title></head><body>Welcome</body></html>";
+  test("robots.txt: plain text, untyped, or with directives; never an HTML page", () => {
+    expect(isRobotsTxt(response(200, "text/plain", "User-agent: *\nDisallow:\n"))).toBe(true);
+    expect(isRobotsTxt(response(200, "text/plain", ""))).toBe(true);
+    expect(isRobotsTxt(response(200, null, "User-agent: *\n"))).toBe(true);
+    expect(isRobotsTxt(response(200, "application/x-unknown", "Sitemap: https://u.test/s.xml\n"))).toBe(true);
+    expect(isRobotsTxt(response(200, "text/html", home))).toBe(false);
+    expect(isRobotsTxt(response(200, "text/plain", home))).toBe(false);
+    expect(isRobotsTxt(response(200, "application/json", "{}"))).toBe(false);
+    expect(isRobotsTxt(response(404, "text/plain", "User-agent: *\n"))).toBe(false);
+  });
+  test("sitemaps: a urlset, an index, a text list of URLs; an HTML page is none", () => {
+    expect(
+      sitemapKind(response(200, "application/xml", "<urlset><url><loc>https://u.test/</loc></url></urlset>")),
+    ).toBe("urlset");
+    expect(
+      sitemapKind(response(200, "text/xml", "<sitemapindex><sitemap><loc>x</loc></sitemap></sitemapindex>")),
+    ).toBe("sitemapindex");
+    expect(sitemapKind(response(200, "text/plain", "https://u.test/a\nhttps://u.test/b\n"))).toBe("text");
+    expect(sitemapKind(response(200, "application/rss+xml", "<?xml version='1.0'?><rss/>"))).toBe("other");
+    expect(sitemapKind(response(200, "text/html", home))).toBeNull();
+    expect(sitemapKind(response(200, null, home))).toBeNull();
+    expect(sitemapKind(response(200, "text/plain", "not a list of URLs"))).toBeNull();
+  });
+  test("MTA-STS policies: text/plain with version: STSv1", () => {
+    const policy = "version: STSv1\nmode: enforce\nmx: mx.u.test\nmax_age: 86400\n";
+    expect(mtaStsMode(policy, "text/plain; charset=utf-8")).toBe("enforce");
+    expect(mtaStsMode(policy, "text/html")).toBeNull();
+    expect(mtaStsMode("mode: enforce\n", "text/plain")).toBeNull();
   });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf, spfAll } from "../../lib/scanner/email.ts";
+import { REFERENCES } from "../../lib/scanner/check-table.ts";
+import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf } from "../../lib/scanner/email.ts";
 import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import { parseHsts, scoreHsts } from "../../lib/scanner/hsts.ts";
 import { scoreHttp2 } from "../../lib/scanner/http2.ts";
@@ -14,7 +15,7 @@ import {
   scoreVideo,
 } from "../../lib/scanner/links.ts";
 import { scorePageWeight } from "../../lib/scanner/page-weight.ts";
-import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
+import { completeScores, OWN_SITE_CHECKS, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import { scoreSecurityHeaders } from "../../lib/scanner/security-headers.ts";
 import { scoreSeo } from "../../lib/scanner/seo.ts";
 import { scoreSitemap, scoreWebSize } from "../../lib/scanner/sitemap.ts";
@@ -38,11 +39,12 @@ describe("tech_ssl_score", () => {
       "ssl.name-match": 20,
       "ssl.key-strength": 10,
       "ssl.expiry-margin": 10,
+      "ssl.browser-trust": 0,
     });
     expect(score(p)).toBe(100);
     expect(p.checks.every((c) => c.remediation === null)).toBe(true);
   });
-  test("expired: no in-date or margin points, the chain still counts", () => {
+  test("expired: no in-date or margin points, and browsers refuse it: capped at 20", () => {
     const o = good();
     o.tls = {
       ...o.tls,
@@ -57,9 +59,13 @@ describe("tech_ssl_score", () => {
       "ssl.name-match": 20,
       "ssl.key-strength": 10,
       "ssl.expiry-margin": 0,
+      "ssl.browser-trust": -40,
     });
-    expect(score(p)).toBe(60);
+    expect(score(p)).toBe(20);
     expect(p.checks[0]?.remediation).toContain("Renew");
+    expect(p.checks.at(-1)?.detail).toBe(
+      "browsers refuse the certificate: expired; the sub-score is capped at 20",
+    );
   });
   test("self-signed, wrong name, weak key, 20 days left", () => {
     const o = good();
@@ -77,8 +83,26 @@ describe("tech_ssl_score", () => {
       "ssl.name-match": 0,
       "ssl.key-strength": 0,
       "ssl.expiry-margin": 5,
+      "ssl.browser-trust": -15,
     });
-    expect(score(scoreTlsCertificate(o))).toBe(35);
+    expect(score(scoreTlsCertificate(o))).toBe(20);
+  });
+  test("each refusal browsers make caps the score at 20: untrusted, expired, not yet valid, wrong name", () => {
+    const refused = [
+      { authorized: false, authorization_error: "DEPTH_ZERO_SELF_SIGNED_CERT" },
+      { authorized: false, authorization_error: "UNABLE_TO_GET_ISSUER_CERT_LOCALLY" },
+      { authorized: false, authorization_error: "CERT_NOT_YET_VALID", valid_from: "2026-07-01T00:00:00Z" },
+      { authorized: false, authorization_error: "ERR_TLS_CERT_ALTNAME_INVALID", name_matches: false },
+    ];
+    for (const r of refused) {
+      const o = good();
+      o.tls = { ...o.tls, ...r };
+      expect(score(scoreTlsCertificate(o))).toBeLessThanOrEqual(20);
+    }
+    // A weak key alone is not a refusal: 90.
+    const weak = good();
+    weak.tls = { ...weak.tls, key_bits: 1024 };
+    expect(score(scoreTlsCertificate(weak))).toBe(90);
   });
   test("EC keys of 256 bits are strong; no handshake scores 0", () => {
     const o = good();
@@ -117,15 +141,61 @@ describe("tech_tls_version_score", () => {
 });
 
 describe("tech_hsts_score", () => {
-  test("parses max-age, includeSubDomains, preload; refuses a missing or doubled max-age", () => {
+  test("parses RFC 6797 §6.1: max-age required once as digits, no directive twice, the first of several fields", () => {
     expect(parseHsts('max-age="31536000"; includeSubDomains')).toEqual({
       maxAge: 31536000,
       includeSubDomains: true,
       preload: false,
     });
+    expect(parseHsts("MAX-AGE=10 ; PRELOAD")).toEqual({
+      maxAge: 10,
+      includeSubDomains: false,
+      preload: true,
+    });
     expect(parseHsts("includeSubDomains")).toBeNull();
     expect(parseHsts("max-age=1; max-age=2")).toBeNull();
+    expect(parseHsts("max-age=31536000; includeSubDomains; includeSubDomains")).toBeNull();
     expect(parseHsts("max-age=abc")).toBeNull();
+    expect(parseHsts("max-age=-1")).toBeNull();
+    expect(parseHsts("max-age=31536000; foo=bar")).toEqual({
+      maxAge: 31536000,
+      includeSubDomains: false,
+      preload: false,
+    });
+    expect(parseHsts("max-age=63072000, max-age=0")).toEqual({
+      maxAge: 63072000,
+      includeSubDomains: false,
+      preload: false,
+    });
+  });
+  test("six months are 15,552,000 s as the HTTP Observatory counts them", () => {
+    const age = (n: number) =>
+      points(
+        scoreHsts(
+          good({
+            home: {
+              url: "https://uni.test/",
+              status: 200,
+              headers: { "strict-transport-security": `max-age=${n}` },
+            },
+          }),
+        ),
+      )["hsts.six-months"];
+    expect(age(15_552_000)).toBe(30);
+    expect(age(15_551_999)).toBe(0);
+  });
+  test("over a certificate browsers refuse the header is ignored: nothing is earned (RFC 6797 §8.1)", () => {
+    const o = good();
+    o.home = { ...(o.home as NonNullable<typeof o.home>), verified: false };
+    expect(score(scoreHsts(o))).toBe(0);
+    expect(scoreHsts(o).checks[0]?.detail).toContain("ignored");
+    const untrusted = good();
+    untrusted.tls = {
+      ...untrusted.tls,
+      authorized: false,
+      authorization_error: "DEPTH_ZERO_SELF_SIGNED_CERT",
+    };
+    expect(score(scoreHsts(untrusted))).toBe(0);
   });
   test("two years, subdomains, preload: 100", () => {
     expect(score(scoreHsts(good()))).toBe(100);
@@ -167,29 +237,37 @@ describe("tech_hsts_score", () => {
 describe("tech_security_headers_score (Observatory modifiers)", () => {
   const withHeaders = (headers: Record<string, string>) =>
     good({ home: { url: "https://uni.test/", status: 200, headers } });
-  test("default-src 'none' with frame-ancestors, nosniff, strict referrer: 100 (bonuses capped)", () => {
+  test("default-src 'none' with frame-ancestors, nosniff, strict referrer: 100 (bonuses capped), grade A+", () => {
     const p = scoreSecurityHeaders(good());
     expect(points(p)).toEqual({
       "headers.csp": 10,
       "headers.content-type-options": 0,
       "headers.frame-options": 5,
       "headers.referrer-policy": 5,
-      "headers.permissions-policy": 0,
       "headers.redirection": 0,
     });
     expect(score(p)).toBe(100);
+    expect(p.grades?.tech_security_headers_score).toMatchObject({
+      scale: "mdn-observatory",
+      score: 120,
+      grade: "A+",
+    });
   });
-  test("no headers at all: 100 − 25 − 5 − 20 − 5 = 45", () => {
+  test("no headers at all: 100 − 25 − 5 − 20 = 50; the grade counts the missing HSTS too (30, D)", () => {
     const p = scoreSecurityHeaders(withHeaders({}));
     expect(points(p)).toEqual({
       "headers.csp": -25,
       "headers.content-type-options": -5,
       "headers.frame-options": -20,
       "headers.referrer-policy": 0,
-      "headers.permissions-policy": -5,
       "headers.redirection": 0,
     });
-    expect(score(p)).toBe(45);
+    expect(score(p)).toBe(50);
+    expect(p.grades?.tech_security_headers_score).toMatchObject({ score: 30, grade: "D" });
+    expect(p.grades?.tech_security_headers_score?.tests["strict-transport-security"]).toEqual({
+      result: "hsts-not-implemented",
+      modifier: -20,
+    });
   });
   test("unsafe-inline in script-src is −20 and bonuses need 90 first", () => {
     const p = scoreSecurityHeaders(
@@ -198,44 +276,50 @@ describe("tech_security_headers_score (Observatory modifiers)", () => {
           "default-src 'self'; script-src 'self' 'unsafe-inline'; frame-ancestors 'self'",
         "x-content-type-options": "nosniff",
         "referrer-policy": "no-referrer",
-        "permissions-policy": "geolocation=()",
       }),
     );
     expect(points(p)["headers.csp"]).toBe(-20);
     // 100 − 20 = 80 < 90: the +5 of frame-ancestors and the +5 of the referrer policy are not added.
     expect(score(p)).toBe(80);
   });
-  test("unsafe-eval −10, style-only unsafe-inline 0, http: sources −20, unparseable −25", () => {
+  test("a nonce cancels 'unsafe-inline'; a policy in <meta http-equiv> counts", () => {
     const csp = (v: string) =>
       points(scoreSecurityHeaders(withHeaders({ "content-security-policy": v })))["headers.csp"];
-    expect(csp("default-src 'self' 'unsafe-eval'")).toBe(-10);
-    expect(csp("default-src 'self'; style-src 'self' 'unsafe-inline'")).toBe(0);
-    expect(csp("default-src 'self'; img-src http://cdn.test")).toBe(-20);
+    expect(csp("default-src 'self'; script-src 'nonce-r4nd' 'unsafe-inline'; object-src 'none'")).toBe(5);
+    expect(csp("default-src 'self'; img-src http://cdn.test")).toBe(-10);
     expect(csp("default-src 'self'")).toBe(5);
     expect(csp("img-src 'self'")).toBe(-20);
-    expect(csp("default-src 'self'; $$$ x")).toBe(-25);
+    expect(csp("default-src 'none'; default-src 'none'")).toBe(-25);
+    const meta = good({ home: { url: "https://uni.test/", status: 200, headers: {} } });
+    meta.pages[0] = { ...(meta.pages[0] as (typeof meta.pages)[number]), meta_csp: ["default-src 'none'"] };
+    expect(points(scoreSecurityHeaders(meta))["headers.csp"]).toBe(10);
   });
-  test("X-Frame-Options DENY is 0, garbage −20; unsafe referrer −5", () => {
+  test("X-Frame-Options DENY is +5, garbage −20; the last valid referrer token counts", () => {
     const p = points(
-      scoreSecurityHeaders(withHeaders({ "x-frame-options": "DENY", "referrer-policy": "unsafe-url" })),
+      scoreSecurityHeaders(
+        withHeaders({ "x-frame-options": "DENY", "referrer-policy": "no-referrer, whimsy" }),
+      ),
     );
-    expect(p["headers.frame-options"]).toBe(0);
-    expect(p["headers.referrer-policy"]).toBe(-5);
+    expect(p["headers.frame-options"]).toBe(5);
+    expect(p["headers.referrer-policy"]).toBe(5);
     expect(
       points(scoreSecurityHeaders(withHeaders({ "x-frame-options": "maybe" })))["headers.frame-options"],
     ).toBe(-20);
   });
-  test("redirection: missing −20, first hop to http −10, off host −5, no plain HTTP 0", () => {
-    const redirect = (chain: string[], reachable = true) =>
+  test("redirection: missing −20, first hop to http −10, off host −5, untrusted end −20, no plain HTTP 0", () => {
+    const redirect = (chain: string[], reachable = true, verified = true) =>
       points(
         scoreSecurityHeaders(
-          good({ http_redirect: { reachable, chain, final_url: chain.at(-1) ?? null, error: null } }),
+          good({
+            http_redirect: { reachable, chain, final_url: chain.at(-1) ?? null, error: null, verified },
+          }),
         ),
       )["headers.redirection"];
     expect(redirect(["http://uni.test/"])).toBe(-20);
     expect(redirect(["http://uni.test/", "http://www.uni.test/", "https://www.uni.test/"])).toBe(-10);
     expect(redirect(["http://uni.test/", "https://www.uni.test/"])).toBe(-5);
     expect(redirect(["http://uni.test/", "http://uni.test/x"])).toBe(-20);
+    expect(redirect(["http://uni.test/", "https://uni.test/"], true, false)).toBe(-20);
     expect(redirect(["http://uni.test/"], false)).toBe(0);
   });
   test("no home page: 0", () => {
@@ -429,18 +513,52 @@ describe("links: social, video, ORCID, scholar profiles, repository, openness", 
 });
 
 describe("email", () => {
-  test("SPF qualifiers", () => {
-    expect(spfAll("v=spf1 mx -all")).toBe("-");
-    expect(spfAll("v=spf1 all")).toBe("+");
-    expect(spfAll("v=spf1 include:x.test")).toBeNull();
+  test("SPF: the default result of the policy, syntax errors and several records are permerrors", () => {
     const spf = (records: string[]) => points(scoreSpf(good({ dns: { ...good().dns, spf: records } })));
     expect(spf(["v=spf1 mx -all"])).toEqual({ "spf.single-record": 40, "spf.all": 60 });
     expect(spf(["v=spf1 mx ~all"])).toEqual({ "spf.single-record": 40, "spf.all": 40 });
     expect(spf(["v=spf1 mx ?all"])).toEqual({ "spf.single-record": 40, "spf.all": 10 });
     expect(spf(["v=spf1 +all"])).toEqual({ "spf.single-record": 40, "spf.all": 0 });
     expect(spf(["v=spf1 mx"])).toEqual({ "spf.single-record": 40, "spf.all": 10 });
+    for (const broken of [
+      "v=spf1 ip4:1.2.3.4 -all moo",
+      "v=spf1 -all.",
+      "v=spf1 -all/8",
+      "v=spf1 ip4:1.2.3 -all",
+    ])
+      expect(spf([broken])).toEqual({ "spf.single-record": 0, "spf.all": 0 });
     expect(spf(["v=spf1 -all", "v=spf1 mx -all"])).toEqual({ "spf.single-record": 0, "spf.all": 0 });
     expect(spf([])).toEqual({ "spf.single-record": 0, "spf.all": 0 });
+  });
+  test("SPF: redirect= is followed, and the recorded answers count against the limits", () => {
+    const answer = (name: string, type: string, records: string[], rcode = 0) => ({
+      name,
+      type,
+      rcode,
+      records,
+    });
+    const dns = (spf: string[], spf_dns: ReturnType<typeof answer>[]) =>
+      scoreSpf(good({ dns: { ...good().dns, spf, spf_dns } }));
+    const redirected = dns(
+      ["v=spf1 redirect=_spf.uni.test"],
+      [answer("_spf.uni.test", "TXT", ["v=spf1 mx ~all"])],
+    );
+    expect(points(redirected)).toEqual({ "spf.single-record": 40, "spf.all": 40 });
+    const includes = Array.from({ length: 11 }, (_, i) => `include:i${i}.uni.test`).join(" ");
+    const many = dns(
+      [`v=spf1 ${includes} -all`],
+      Array.from({ length: 11 }, (_, i) => answer(`i${i}.uni.test`, "TXT", ["v=spf1 ?all"])),
+    );
+    expect(points(many)).toEqual({ "spf.single-record": 0, "spf.all": 0 });
+    expect(many.checks[0]?.detail).toContain("more than 10 DNS-querying terms");
+    const voids = dns(
+      ["v=spf1 a:x.uni.test a:y.uni.test a:z.uni.test -all"],
+      ["x", "y", "z"].map((h) => answer(`${h}.uni.test`, "A", [], 3)),
+    );
+    expect(points(voids)["spf.single-record"]).toBe(0);
+    expect(voids.checks[0]?.detail).toContain("more than 2 void lookups");
+    const missing = dns(["v=spf1 include:gone.uni.test -all"], [answer("gone.uni.test", "TXT", [], 3)]);
+    expect(missing.checks[0]?.detail).toContain("publishes no SPF record");
   });
   test("DMARC policies", () => {
     const dmarc = (records: string[]) => points(scoreDmarc(good({ dns: { ...good().dns, dmarc: records } })));
@@ -463,6 +581,16 @@ describe("email", () => {
       "dmarc.reports": 0,
     });
     expect(score(scoreDmarc(good({ dns: { ...good().dns, dmarc: [] } })))).toBe(0);
+    // Receivers reject these: nothing is earned, not even for "one record".
+    for (const rejected of ["v=dmarc1; p=reject", "v=DMARC1; p=none; p=reject", "v=DMARC1; sp=reject"])
+      expect(score(scoreDmarc(good({ dns: { ...good().dns, dmarc: [rejected] } })))).toBe(0);
+    // rua but no p: p=none (RFC 7489 §6.6.3).
+    expect(dmarc(["v=DMARC1; rua=mailto:d@uni.test"])).toEqual({
+      "dmarc.record": 30,
+      "dmarc.policy": 5,
+      "dmarc.pct": 10,
+      "dmarc.reports": 10,
+    });
   });
   test("DNSSEC from the AD flag", () => {
     expect(score(scoreDnssec(good()))).toBe(100);
@@ -523,6 +651,40 @@ describe("evidence size", () => {
     expect(none.observations).toBeNull();
     expect(none.checks).toEqual(big.checks);
     expect(fitEvidence(big, 1_000_000)).toBe(big);
+  });
+});
+
+describe("the check tables", () => {
+  test("every check a rubric scores is defined once in the tables, with the same sub-score, label and maximum", () => {
+    const ids = OWN_SITE_CHECKS.map((c) => c.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const byId = new Map(OWN_SITE_CHECKS.map((c) => [c.id, c]));
+    const scenarios = [
+      good(),
+      good({ home: null }),
+      good({ availability: null }),
+      good({ tls: { ...good().tls, authorized: false, authorization_error: "DEPTH_ZERO_SELF_SIGNED_CERT" } }),
+    ];
+    const seen = new Set<string>();
+    for (const o of scenarios)
+      for (const c of scoreObservations(o).checks) {
+        const def = byId.get(c.id);
+        expect(def && { id: def.id, score: def.score, label: def.label, max: def.max }).toEqual({
+          id: c.id,
+          score: c.score,
+          label: c.label,
+          max: c.max,
+        });
+        seen.add(c.id);
+      }
+    expect([...byId.keys()].filter((id) => !seen.has(id))).toEqual([]);
+  });
+  test("each names what earns its points, a remediation and a known reference", () => {
+    for (const c of OWN_SITE_CHECKS) {
+      expect(c.earns.length).toBeGreaterThan(5);
+      expect(c.remediation.length).toBeGreaterThan(5);
+      expect(Object.keys(REFERENCES)).toContain(c.reference);
+    }
   });
 });
 
