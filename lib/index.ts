@@ -73,6 +73,7 @@ export { parseParams, type RawParams } from "./params/parse.ts";
 export type { ParamsSchema } from "./params/types.ts";
 // Queries: the database first, validated parameters, plain data back.
 export { type ComparisonEntry, compare } from "./queries/compare.ts";
+export { type CountryCount, countryCounts } from "./queries/country-counts.ts";
 export { exportUniversity, type UniversityExport } from "./queries/export-university.ts";
 export { getScan, type ScanDetail, type UniversityRef } from "./queries/get-scan.ts";
 export { getUniversity, type LatestScanSummary, type UniversityDetail } from "./queries/get-university.ts";
@@ -94,7 +95,14 @@ export { listUniversities } from "./queries/list-universities.ts";
 export { type RankingEntry, rankings } from "./queries/rankings.ts";
 export { type Regression, type Regressions, regressions } from "./queries/regressions.ts";
 export * from "./queries/response-schemas.ts";
-export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
+export {
+  type CheckChange,
+  type CheckSide,
+  type ScanDiff,
+  type ScanSummary,
+  type ScoreChange,
+  scanDiff,
+} from "./queries/scan-diff.ts";
 export { scanEvidence } from "./queries/scan-evidence.ts";
 // The explorer's two queries: a university's scan history and a score's distribution.
 export {
@@ -113,6 +121,7 @@ export {
 } from "./queries/score-distribution.ts";
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
+export { type UniversityRanking, universityRanking } from "./queries/university-ranking.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";
 // The registry of real universities and the background scan scheduler (the scan function is injected).
 export { importRegistry, type RegistryImportSummary } from "./registry/import-registry.ts";

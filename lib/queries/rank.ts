@@ -93,3 +93,22 @@ export async function rankPage(db: DB, q: RankQuery): Promise<{ rows: RankedRow[
   }
   return { rows, total };
 }
+
+export interface RankPosition {
+  /** Competition rank (1, 2, 2, 4). */
+  rank: number;
+  /** Universities in this ranking. */
+  total: number;
+}
+
+/** Where a university stands in the ranking of a score (in a country); null when it is not ranked there. */
+export async function rankPosition(
+  db: DB,
+  score: RankedScoreName,
+  country: string | undefined,
+  universityId: number,
+): Promise<RankPosition | null> {
+  const ranking = await rankingOf(db, score, country);
+  const i = ranking.ids.indexOf(universityId);
+  return i < 0 ? null : { rank: ranking.ranks[i]!, total: ranking.ids.length };
+}
