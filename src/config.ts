@@ -37,6 +37,15 @@ export interface Config {
 
   /** Most ms a write by another process (an import, an operator's `sqlite3`/`psql`) goes unseen; default 1. */
   dataWindowMs: number;
+  /** API calls one explorer page view's token admits (default 24). */
+  explorerViewCalls: number;
+  /** Lifetime of an explorer view token in seconds (default 120). */
+  explorerViewSeconds: number;
+  /**
+   * Explorer page views per rolling hour per client IP, counted apart from other anonymous requests; null
+   * (default): a page view counts against the anonymous limit like any request; 0: page views are not limited.
+   */
+  explorerViews: number | null;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -70,6 +79,9 @@ export interface ConfigInput {
   scanLease?: string;
 
   dataWindow?: string | number;
+  explorerViewCalls?: string | number;
+  explorerViewSeconds?: string | number;
+  explorerViews?: string | number;
 }
 
 function integer(
@@ -116,7 +128,33 @@ export function loadConfig(
     ...scanConfig(cli, env),
 
     dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
+    ...explorerConfig(cli, env),
   };
+}
+
+/**
+ * `--explorer-view-calls` / `UNIRANK_EXPLORER_VIEW_CALLS` (1–1000, default 24), `--explorer-view-seconds` /
+ * `UNIRANK_EXPLORER_VIEW_SECONDS` (1–3600, default 120), `--explorer-views` / `UNIRANK_EXPLORER_VIEWS` (page
+ * views per hour per client IP; unset: they count against the anonymous limit).
+ */
+function explorerConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
+  const explorerViewCalls = integer(
+    "explorer view calls",
+    cli.explorerViewCalls ?? env.UNIRANK_EXPLORER_VIEW_CALLS,
+    24,
+    1000,
+  );
+  const explorerViewSeconds = integer(
+    "explorer view seconds",
+    cli.explorerViewSeconds ?? env.UNIRANK_EXPLORER_VIEW_SECONDS,
+    120,
+    3600,
+  );
+  if (explorerViewCalls < 1) throw new Error("explorer view calls must be an integer from 1 to 1000");
+  if (explorerViewSeconds < 1) throw new Error("explorer view seconds must be an integer from 1 to 3600");
+  const views = cli.explorerViews ?? env.UNIRANK_EXPLORER_VIEWS;
+  const explorerViews = views === undefined || views === "" ? null : integer("explorer views", views, 0);
+  return { explorerViewCalls, explorerViewSeconds, explorerViews };
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { createViewTokens } from "../lib/access/view-tokens.ts";
 import { setGenerationWindow } from "../lib/db/generation.ts";
 import { migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
@@ -86,6 +87,8 @@ export async function startServer(
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
     log,
+    viewTokens: createViewTokens({ calls: config.explorerViewCalls, ttlSeconds: config.explorerViewSeconds }),
+    explorerViewLimit: config.explorerViews,
   });
   const app = createApp({ ...ctx, access });
   // The peer address is asked of the server only when a rate limit or the audit log needs it.

@@ -51,6 +51,11 @@ export interface AccessSettings {
   log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
   /** Explorer view tokens (default: 24 calls within 120 s each, a secret of this process). */
   viewTokens?: ViewTokens;
+  /**
+   * Explorer page views (token requests) per rolling hour per client IP, counted apart from other anonymous
+   * requests; 0 = not limited. Default (undefined or null): a page view counts against `anonymousLimit`.
+   */
+  explorerViewLimit?: number | null;
 }
 
 /** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
@@ -149,6 +154,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
       onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
     });
   const viewTokens = settings.viewTokens ?? createViewTokens();
+  const viewLimit = settings.explorerViewLimit ?? null;
 
   const prune = async () => {
     await pruneAccessState(stateDb, { now: clock(), auditRetentionDays: retentionDays });
@@ -235,27 +241,36 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-key";
         } else {
           if (anonymousLimit <= 0) return;
+          const viewRequest = rc.pathname.endsWith(VIEW_TOKEN_PATH);
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !viewRequest) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
               return;
             }
           }
-          client = `ip:${clientGroup(ipOf())}`;
-          limit = anonymousLimit;
-          policy = "per-ip";
+          if (viewRequest && viewLimit !== null) {
+            // Page views have a limit of their own (a campus behind one address): counted apart.
+            client = `view:${clientGroup(ipOf())}`;
+            limit = viewLimit;
+            policy = "explorer-views";
+          } else {
+            client = `ip:${clientGroup(ipOf())}`;
+            limit = anonymousLimit;
+            policy = "per-ip";
+          }
         }
         if (limit <= 0) return;
         const decision = await consumeRateLimit(stateDb, { client, limit, now });
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
           headers["Retry-After"] = String(decision.retryAfter);
+          const what = policy === "explorer-views" ? "explorer page views" : "requests";
           throw new UnirankError(
             "RATE_LIMITED",
-            `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
+            `Rate limit of ${limit} ${what} per hour exceeded; retry in ${decision.retryAfter} s`,
           );
         }
       },

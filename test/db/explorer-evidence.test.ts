@@ -195,15 +195,16 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
     const json = async (path: string) => {
       const r = await client.fetch(path);
       expect(`${path} ${r.status}`).toBe(`${path} 200`);
-      return ((await r.json()) as { data: unknown }).data as Record<string, unknown>;
+      return ((await r.json()) as { data: unknown }).data;
     };
-    const one = await json(`/api/v2/universities/${ids.university("one.fr.example")}`);
+    const object = async (path: string) => (await json(path)) as Record<string, unknown>;
+    const one = await object(`/api/v2/universities/${ids.university("one.fr.example")}`);
     expectMatches(UniversityDetailSchema, one);
     expect(one.ranking).toEqual(await universityRanking(db(), { id: Number(one.id), country: "FR" }));
-    const ten = await json(`/api/v2/universities/${ids.university("ten.se.example")}`);
+    const ten = await object(`/api/v2/universities/${ids.university("ten.se.example")}`);
     expect(ten.ranking).toBeNull();
     expect(await json("/api/v2/countries")).toEqual(await countryCounts(db()));
-    const diff = await json(`/api/v2/scan-diff?a=${sid("ev-1")}&b=${sid("ev-2")}`);
+    const diff = await object(`/api/v2/scan-diff?a=${sid("ev-1")}&b=${sid("ev-2")}`);
     expect((diff.checks as CheckChange[]).map((c) => c.id)).toEqual([
       "headers.content-type-options",
       "headers.referrer-policy",
