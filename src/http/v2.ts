@@ -1,7 +1,10 @@
 import type { TObject } from "@sinclair/typebox";
 import {
   CategoryParams,
+  CompareParams,
+  ComparisonListSchema,
   CountryCountsSchema,
+  compare,
   countryCounts,
   getScan,
   getUniversity,
@@ -85,6 +88,15 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       response: RankingListSchema,
       meta: PageMetaSchema,
       handle: ({ query }) => splicedRankings(db, query),
+    }),
+    route({
+      path: "/api/v2/compare",
+      operationId: "v2Compare",
+      summary: "Latest scores of 2 to 10 universities side by side",
+      description: "As v1 `/compare`: in the order given; an unknown id is a 404 naming it.",
+      query: CompareParams,
+      response: ComparisonListSchema,
+      handle: async ({ query }) => ({ data: await compare(db, query) }),
     }),
     route({
       path: "/api/v2/scans/:id",

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import {
   type CheckChange,
   CountryCountsSchema,
+  compare,
   countryCounts,
   listUniversities,
   rankings,
@@ -190,7 +191,7 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
     expect(counts.find((c) => c.country === "SE")).toEqual({ country: "SE", universities: 1, ranked: 0 });
   });
 
-  test("over v2: /universities/{id} carries the ranking, /countries the counts, /scan-diff the checks", async () => {
+  test("over v2: /universities/{id} carries the ranking, /countries the counts, /scan-diff the checks, /compare", async () => {
     const client = appClient(testContext(db()));
     const json = async (path: string) => {
       const r = await client.fetch(path);
@@ -204,6 +205,10 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
     const ten = await object(`/api/v2/universities/${ids.university("ten.se.example")}`);
     expect(ten.ranking).toBeNull();
     expect(await json("/api/v2/countries")).toEqual(await countryCounts(db()));
+    const pair = `${ids.university("two.de.example")},${ids.university("one.fr.example")}`;
+    expect(await json(`/api/v2/compare?ids=${pair}`)).toEqual(await compare(db(), { ids: pair }));
+    const unknown = await client.fetch(`/api/v2/compare?ids=${pair},999999`);
+    expect(unknown.status).toBe(404);
     const diff = await object(`/api/v2/scan-diff?a=${sid("ev-1")}&b=${sid("ev-2")}`);
     expect((diff.checks as CheckChange[]).map((c) => c.id)).toEqual([
       "headers.content-type-options",
