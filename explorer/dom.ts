@@ -48,6 +48,8 @@ function named(content: Child | Child[]): HTMLElement {
   return span;
 }
 
+let tables = 0;
+
 /** A table with a caption, header cells with scope, numeric columns aligned, the name column wrapping. */
 export function table(
   caption: Child | Child[],
@@ -55,13 +57,15 @@ export function table(
   rows: (Child | Child[])[][],
   attrs: { rowAttrs?: (i: number) => Record<string, string>; id?: string } = {},
 ): HTMLElement {
+  const captionId = `caption-${++tables}`;
+  // The box scrolls sideways when the table is wider: a keyboard can reach it, and it is named by its caption.
   return h(
     "div",
-    { class: "table-wrap", id: attrs.id },
+    { class: "table-wrap", id: attrs.id, role: "region", tabindex: "0", "aria-labelledby": captionId },
     h(
       "table",
       {},
-      h("caption", {}, caption),
+      h("caption", { id: captionId }, caption),
       h(
         "thead",
         {},
