@@ -1,5 +1,5 @@
 import { SCORES } from "../../lib/scores/catalogue.ts";
-import { api } from "../api.ts";
+import { ApiError, api } from "../api.ts";
 import { groupedBars } from "../charts.ts";
 import { h, link, table, uniLink } from "../dom.ts";
 import { downloads } from "../download.ts";
@@ -81,7 +81,7 @@ function picker(ids: number[], initial: string): HTMLElement {
         ),
       );
     } catch (e) {
-      if (mine === asked) status.textContent = e instanceof Error ? e.message : "The search failed.";
+      if (mine === asked) status.textContent = e instanceof ApiError ? e.sentence : "The search failed.";
     }
   };
   field.addEventListener("input", () => {
