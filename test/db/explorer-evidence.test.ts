@@ -4,6 +4,7 @@ import {
   CountryCountsSchema,
   compare,
   countryCounts,
+  getUniversity,
   listUniversities,
   rankings,
   ScanDiffSchema,
@@ -151,7 +152,7 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
     expect(all.data.length).toBeGreaterThan(3);
     const universities = await listUniversities(db(), { limit: 100 });
     for (const u of universities.data) {
-      const r = await universityRanking(db(), u);
+      const r = await universityRanking(db(), await getUniversity(db(), u.id));
       const row = all.data.find((x) => x.id === u.id);
       if (!row) {
         expect(r).toBeNull();
@@ -168,8 +169,35 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
       });
     }
     // NL holds two ranked universities: ev (overall 80, derived from its one sub-score) before five (45.1).
-    const five = await universityRanking(db(), { id: ids.university("five.nl.example"), country: "NL" });
+    const five = await universityRanking(db(), await getUniversity(db(), ids.university("five.nl.example")));
     expect([five?.country_rank, five?.country_total]).toEqual([2, 2]);
+  });
+
+  test("universityRanking: ties share a rank; a value from another generation still finds the university", async () => {
+    // two (59.1) and seven (60) differ; give eight seven's score through a new scan: a tie at 60.
+    await writeRecords(db(), [
+      {
+        type: "scan",
+        source_id: "eight-tie",
+        domain: "eight.be.example",
+        status: "completed",
+        started_at: "2026-06-29T00:00:00+00:00",
+        completed_at: "2026-06-29T00:00:00+00:00",
+        overall_score: 60,
+      },
+    ]);
+    const all = await rankings(db(), { limit: 100 });
+    const seven = await getUniversity(db(), ids.university("seven.pt.example"));
+    const eight = await getUniversity(db(), ids.university("eight.be.example"));
+    const r7 = await universityRanking(db(), seven);
+    const r8 = await universityRanking(db(), eight);
+    expect(r7?.rank).toBe(all.data.find((x) => x.id === seven.id)?.rank as number);
+    expect(r8?.rank).toBe(r7?.rank as number);
+    const stale = await universityRanking(db(), {
+      ...eight,
+      latest_scan: { ...eight.latest_scan!, overall_score: 55 },
+    });
+    expect(stale?.rank).toBe(r8?.rank as number);
   });
 
   test("countryCounts: universities and ranked ones per country, by code", async () => {
@@ -201,7 +229,7 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
     const object = async (path: string) => (await json(path)) as Record<string, unknown>;
     const one = await object(`/api/v2/universities/${ids.university("one.fr.example")}`);
     expectMatches(UniversityDetailSchema, one);
-    expect(one.ranking).toEqual(await universityRanking(db(), { id: Number(one.id), country: "FR" }));
+    expect(one.ranking).toEqual(await universityRanking(db(), await getUniversity(db(), Number(one.id))));
     const ten = await object(`/api/v2/universities/${ids.university("ten.se.example")}`);
     expect(ten.ranking).toBeNull();
     expect(await json("/api/v2/countries")).toEqual(await countryCounts(db()));
