@@ -19,9 +19,24 @@ function frame(label: string): { box: HTMLElement; plot: HTMLElement } {
 /** The plot box is a block: its width is the figure's content width, which the chart fills. */
 const width = (el: HTMLElement) => Math.max(240, Math.min(el.clientWidth || 640, 1600));
 
-function sized(plot: HTMLElement, make: (w: number) => uPlot): void {
+const axisStyle = () => {
+  const grid = { stroke: css("--grid"), width: 1 };
+  return { stroke: css("--fg-muted"), grid, ticks: grid };
+};
+
+/** Draws a chart into `plot` once it is laid out (its width), and keeps it as wide as its box. */
+function draw(
+  plot: HTMLElement,
+  height: number,
+  options: (axis: ReturnType<typeof axisStyle>) => Omit<uPlot.Options, "width" | "height">,
+  data: uPlot.AlignedData,
+): void {
   requestAnimationFrame(() => {
-    const chart = make(width(plot));
+    const chart = new uPlot(
+      { width: width(plot), height, legend: { show: false }, ...options(axisStyle()) },
+      data,
+      plot,
+    );
     new ResizeObserver(() => {
       const w = width(plot);
       if (w !== chart.width) chart.setSize({ width: w, height: chart.height });
@@ -30,10 +45,12 @@ function sized(plot: HTMLElement, make: (w: number) => uPlot): void {
   });
 }
 
-const axisStyle = () => {
-  const grid = { stroke: css("--grid"), width: 1 };
-  return { stroke: css("--fg-muted"), grid, ticks: grid };
-};
+/** A colour square of series `i` (coloured through the CSSOM, which the CSP allows, unlike style attributes). */
+function swatch(i: number): HTMLElement {
+  const el = h("span", { class: "swatch", "aria-hidden": "true" });
+  el.style.background = css(`--${colour(i)}`);
+  return el;
+}
 
 /** A legend that always shows values: the latest (or the hovered) point of each series. */
 function legend(series: { label: string; values: (number | null)[] }[]) {
@@ -43,15 +60,7 @@ function legend(series: { label: string; values: (number | null)[] }[]) {
     "ul",
     { class: "legend" },
     h("li", { class: "lh" }, heading),
-    ...series.map((s, i) =>
-      h(
-        "li",
-        {},
-        h("span", { class: `swatch ${colour(i)}`, "aria-hidden": "true" }),
-        h("span", { class: "ll" }, s.label),
-        values[i] ?? "",
-      ),
-    ),
+    ...series.map((s, i) => h("li", {}, swatch(i), h("span", { class: "ll" }, s.label), values[i] ?? "")),
   );
   const show = (idx: number, what: string) => {
     heading.textContent = what;
@@ -77,53 +86,48 @@ export function timeline(
   latest();
   box.append(key.list);
   const day = 86_400;
-  sized(plot, (w) => {
-    const axis = axisStyle();
-    return new uPlot(
-      {
-        width: w,
-        height: 260,
-        legend: { show: false },
-        scales: {
-          // One scan: a month around it; several: their span with a little room on each side.
-          x: {
-            time: true,
-            range: (_u, min, max) => {
-              const pad = max - min < day ? 15 * day : (max - min) * 0.04;
-              return [min - pad, max + pad];
-            },
+  draw(
+    plot,
+    260,
+    (axis) => ({
+      scales: {
+        // One scan: a month around it; several: their span with a little room on each side.
+        x: {
+          time: true,
+          range: (_u, min, max) => {
+            const pad = max - min < day ? 15 * day : (max - min) * 0.04;
+            return [min - pad, max + pad];
           },
-          y: { range: [0, 100] },
         },
-        axes: [
-          { ...axis, space: 70 },
-          { ...axis, label: "score", size: 50, splits: () => [0, 25, 50, 75, 100] },
-        ],
-        cursor: { y: false },
-        hooks: {
-          setCursor: [
-            (u) => {
-              const i = u.cursor.idx;
-              if (i == null) latest();
-              else key.show(i, i === last ? `Latest scan, ${dateOf(i)}` : `Scan of ${dateOf(i)}`);
-            },
-          ],
-        },
-        series: [
-          {},
-          ...series.map((s, i) => ({
-            label: s.label,
-            stroke: css(`--${colour(i)}`),
-            width: i === 0 ? 3 : 1.5,
-            spanGaps: true,
-            points: { show: xs.length <= 60, size: i === 0 ? 7 : 5 },
-          })),
+        y: { range: [0, 100] },
+      },
+      axes: [
+        { ...axis, space: 70 },
+        { ...axis, label: "score", size: 50, splits: () => [0, 25, 50, 75, 100] },
+      ],
+      cursor: { y: false },
+      hooks: {
+        setCursor: [
+          (u) => {
+            const i = u.cursor.idx;
+            if (i == null) latest();
+            else key.show(i, i === last ? `Latest scan, ${dateOf(i)}` : `Scan of ${dateOf(i)}`);
+          },
         ],
       },
-      [xs, ...series.map((s) => s.values)] as uPlot.AlignedData,
-      plot,
-    );
-  });
+      series: [
+        {},
+        ...series.map((s, i) => ({
+          label: s.label,
+          stroke: css(`--${colour(i)}`),
+          width: i === 0 ? 3 : 1.5,
+          spanGaps: true,
+          points: { show: xs.length <= 60, size: i === 0 ? 7 : 5 },
+        })),
+      ],
+    }),
+    [xs, ...series.map((s) => s.values)] as uPlot.AlignedData,
+  );
   return box;
 }
 
@@ -132,37 +136,32 @@ export function histogram(label: string, bins: { from: number; to: number; count
   const { box, plot } = frame(label);
   const xs = bins.map((b) => (b.from + b.to) / 2);
   const ys = bins.map((b) => b.count);
-  sized(plot, (w) => {
-    const axis = axisStyle();
-    return new uPlot(
-      {
-        width: w,
-        height: 260,
-        legend: { show: false },
-        cursor: { show: false },
-        scales: {
-          x: { time: false, range: [0, 100] },
-          y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
-        },
-        axes: [
-          { ...axis, label: "score" },
-          { ...axis, label: "universities", size: 50 },
-        ],
-        series: [
-          {},
-          {
-            label: "universities",
-            fill: css("--c1"),
-            stroke: css("--c1"),
-            paths: uPlot.paths.bars?.({ size: [0.9, Infinity], align: 0 }),
-            points: { show: false },
-          },
-        ],
+  draw(
+    plot,
+    260,
+    (axis) => ({
+      cursor: { show: false },
+      scales: {
+        x: { time: false, range: [0, 100] },
+        y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] },
       },
-      [xs, ys],
-      plot,
-    );
-  });
+      axes: [
+        { ...axis, label: "score" },
+        { ...axis, label: "universities", size: 50 },
+      ],
+      series: [
+        {},
+        {
+          label: "universities",
+          fill: css("--c1"),
+          stroke: css("--c1"),
+          paths: uPlot.paths.bars?.({ size: [0.9, Infinity], align: 0 }),
+          points: { show: false },
+        },
+      ],
+    }),
+    [xs, ys],
+  );
   return box;
 }
 
@@ -192,44 +191,39 @@ export function groupedBars(
   key.show(0, "Overall");
   box.append(key.list);
   const height = Math.max(220, groups.length * (n * 12 + 22) + 40);
-  sized(plot, (w) => {
-    const axis = axisStyle();
-    return new uPlot(
-      {
-        width: w,
-        height,
-        legend: { show: false },
-        cursor: { show: false },
-        scales: {
-          x: { time: false, ori: 1, dir: -1, range: [-0.5, groups.length - 0.5] },
-          y: { range: [0, 100], ori: 0 },
-        },
-        axes: [
-          {
-            ...axis,
-            side: 3,
-            size: 100,
-            gap: 6,
-            splits: () => groups.map((_, g) => g),
-            values: (_u, ticks) => ticks.map((t) => groups[t] ?? ""),
-            grid: { show: false },
-          },
-          { ...axis, side: 2, splits: () => [0, 25, 50, 75, 100] },
-        ],
-        series: [
-          {},
-          ...series.map((s, i) => ({
-            label: s.label,
-            fill: css(`--${colour(i)}`),
-            stroke: css(`--${colour(i)}`),
-            paths: uPlot.paths.bars?.({ size: [0.85, 18], align: 0 }),
-            points: { show: false },
-          })),
-        ],
+  draw(
+    plot,
+    height,
+    (axis) => ({
+      cursor: { show: false },
+      scales: {
+        x: { time: false, ori: 1, dir: -1, range: [-0.5, groups.length - 0.5] },
+        y: { range: [0, 100], ori: 0 },
       },
-      [xs, ...ys] as uPlot.AlignedData,
-      plot,
-    );
-  });
+      axes: [
+        {
+          ...axis,
+          side: 3,
+          size: 100,
+          gap: 6,
+          splits: () => groups.map((_, g) => g),
+          values: (_u, ticks) => ticks.map((t) => groups[t] ?? ""),
+          grid: { show: false },
+        },
+        { ...axis, side: 2, splits: () => [0, 25, 50, 75, 100] },
+      ],
+      series: [
+        {},
+        ...series.map((s, i) => ({
+          label: s.label,
+          fill: css(`--${colour(i)}`),
+          stroke: css(`--${colour(i)}`),
+          paths: uPlot.paths.bars?.({ size: [0.85, 18], align: 0 }),
+          points: { show: false },
+        })),
+      ],
+    }),
+    [xs, ...ys] as uPlot.AlignedData,
+  );
   return box;
 }
