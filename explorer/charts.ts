@@ -32,11 +32,13 @@ function draw(
   data: uPlot.AlignedData,
 ): void {
   requestAnimationFrame(() => {
-    const chart = new uPlot(
-      { width: width(plot), height, legend: { show: false }, ...options(axisStyle()) },
-      data,
-      plot,
-    );
+    const o = options(axisStyle());
+    // The x axis' span as an attribute, for whoever checks what the axis shows.
+    const spans = (u: uPlot, key: string) => {
+      if (key === "x") plot.dataset.xRange = `${u.scales.x?.min},${u.scales.x?.max}`;
+    };
+    o.hooks = { ...o.hooks, setScale: [...(o.hooks?.setScale ?? []), spans] };
+    const chart = new uPlot({ width: width(plot), height, legend: { show: false }, ...o }, data, plot);
     new ResizeObserver(() => {
       const w = width(plot);
       if (w !== chart.width) chart.setSize({ width: w, height: chart.height });
@@ -91,10 +93,13 @@ export function timeline(
     260,
     (axis) => ({
       scales: {
-        // One scan: a month around it; several: their span with a little room on each side.
+        // One scan: a month around it; several: their span with a little room on each side. Taken from the data
+        // itself: for a single point uPlot proposes a span of 1000 days to the right of it.
         x: {
           time: true,
-          range: (_u, min, max) => {
+          range: () => {
+            const min = xs[0] ?? 0;
+            const max = xs[last] ?? min;
             const pad = max - min < day ? 15 * day : (max - min) * 0.04;
             return [min - pad, max + pad];
           },

@@ -331,6 +331,30 @@ describe("explorer in headless Chromium", () => {
     ).toBe(`#/diff?a=${ds.scans[0]}&b=${ds.scans[1]}`);
   }, 120_000);
 
+  test("history: the time axis spans the scans, one scan or several within a day sit inside a month", async () => {
+    const p = w.page;
+    const day = 86_400;
+    for (const id of [ds.singleId, ds.universityId, ds.longId]) {
+      await p.goto(`${serve.url}/#/university/${id}`);
+      await rendered(p);
+      const history = await api<{ completed_at: string }[]>(`/universities/${id}/history`);
+      const times = history.data.map((e) => Date.parse(e.completed_at) / 1000);
+      const first = times[0] ?? 0;
+      const last = times.at(-1) ?? 0;
+      const [min, max] = ((await p.locator("#history-h ~ figure .plot").getAttribute("data-x-range")) ?? "")
+        .split(",")
+        .map(Number);
+      const span = last - first;
+      const pad = span < day ? 15 * day : span * 0.04;
+      expect([`${id}`, Math.round(min ?? 0), Math.round(max ?? 0)]).toEqual([
+        `${id}`,
+        Math.round(first - pad),
+        Math.round(last + pad),
+      ]);
+    }
+    expect(await p.locator(".legend .lh").textContent()).toStartWith("Latest scan");
+  }, 60_000);
+
   test("what changed: from the history to the diff, the removed header's checks with their points before and after", async () => {
     const p = w.page;
     await p.goto(`${serve.url}/#/university/${ds.universityId}`);

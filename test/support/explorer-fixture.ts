@@ -10,7 +10,7 @@ import { runCli } from "./serve-process.ts";
 /**
  * The explorer's dataset: the demo, plus a university scanned twice by `unirank scan` on a loopback site that
  * stopped sending one security header in between (so its evidence, its diff and its rank are real), plus a
- * university whose name is 500 characters without a space, first in every ranking.
+ * university whose name is 500 characters without a space, first in every ranking, and one scanned once.
  */
 
 export const SCANNED_DOMAIN = WELL_KEPT.domain;
@@ -19,6 +19,7 @@ export const SCANNED_NAME = "University of Wellkept";
 export const REMOVED_HEADER = "x-content-type-options";
 export const LONG_NAME = `Rijksuniversiteit${"Hogeschoolvoorwetenschappen".repeat(18)}`.slice(0, 500);
 export const LONG_DOMAIN = "long-name.nl.example";
+export const SINGLE_DOMAIN = "single-scan.nl.example";
 
 export interface ExplorerDataset {
   db: string;
@@ -26,6 +27,8 @@ export interface ExplorerDataset {
   scans: [number, number];
   universityId: number;
   longId: number;
+  /** A university with one completed scan. */
+  singleId: number;
 }
 
 /** A site that forwards to `site` but leaves out the headers in `removed`. */
@@ -63,6 +66,16 @@ export async function buildExplorerDataset(dir: string): Promise<ExplorerDataset
     await writeRecords(opened.db, [
       { type: "university", domain: SCANNED_DOMAIN, name: SCANNED_NAME, country: "NL" },
       { type: "university", domain: LONG_DOMAIN, name: LONG_NAME, country: "NL" },
+      { type: "university", domain: SINGLE_DOMAIN, name: "Hogeschool Eenmalig", country: "NL" },
+      {
+        type: "scan",
+        source_id: "single-1",
+        domain: SINGLE_DOMAIN,
+        status: "completed",
+        started_at: at(5),
+        completed_at: at(5),
+        ...allScores(50),
+      },
       {
         type: "scan",
         source_id: "long-1",
@@ -137,6 +150,7 @@ export async function buildExplorerDataset(dir: string): Promise<ExplorerDataset
       scans: [Number(scans[0]?.id), Number(scans[1]?.id)],
       universityId,
       longId: await ids(LONG_DOMAIN),
+      singleId: await ids(SINGLE_DOMAIN),
     };
   } finally {
     await opened.close();
