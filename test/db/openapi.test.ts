@@ -88,7 +88,7 @@ describeEachDatabase("openapi", (get) => {
       }
       expectMatches({ ...documented[contentType].schema, components: doc.components }, JSON.parse(text));
     }
-  });
+  }, 30_000); // one request and one schema compile per documented operation
 
   test("documented error shapes are what each version answers (400, 404, 405)", async () => {
     const schemas = { components: doc.components };
