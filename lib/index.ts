@@ -117,6 +117,7 @@ export { parseParams, type RawParams } from "./params/parse.ts";
 export { type ParamsSchema, StringEnum } from "./params/types.ts";
 // Queries: the database first, validated parameters, plain data back.
 export { type ComparisonEntry, compare } from "./queries/compare.ts";
+export { type CountryCount, countryCounts } from "./queries/country-counts.ts";
 export { exportUniversity, type UniversityExport } from "./queries/export-university.ts";
 export { getScan, type ScanDetail, type UniversityRef } from "./queries/get-scan.ts";
 export { getUniversity, type LatestScanSummary, type UniversityDetail } from "./queries/get-university.ts";
@@ -142,7 +143,9 @@ export { type RegressionsWalkQuery, walkRegressions } from "./queries/regression
 // The TypeBox schemas of what the queries return (each operation's `data`); result types derive from them.
 export {
   CategorySchema,
+  CheckChangeSchema,
   ComparisonListSchema,
+  CountryCountsSchema,
   ExportSchema,
   HealthSchema,
   type LatestScanRef,
@@ -167,10 +170,18 @@ export {
   StatsSchema,
   UniversityDetailSchema,
   UniversityListSchema,
+  UniversityRankingSchema,
   UniversityRefSchema,
   UniversitySchema,
 } from "./queries/response-schemas.ts";
-export { type ScanDiff, type ScanSummary, type ScoreChange, scanDiff } from "./queries/scan-diff.ts";
+export {
+  type CheckChange,
+  type CheckSide,
+  type ScanDiff,
+  type ScanSummary,
+  type ScoreChange,
+  scanDiff,
+} from "./queries/scan-diff.ts";
 export { scanEvidence } from "./queries/scan-evidence.ts";
 // The explorer's two queries: a university's scan history and a score's distribution.
 export {
@@ -192,6 +203,7 @@ export {
 export type { Paged, PageMeta, Scores, University } from "./queries/shapes.ts";
 export { type PlatformStats, stats } from "./queries/stats.ts";
 export { type UniversitiesWalkQuery, walkUniversities } from "./queries/universities-walk.ts";
+export { type UniversityRanking, universityRanking } from "./queries/university-ranking.ts";
 export { type LatestScores, universityScores } from "./queries/university-scores.ts";
 // Walks: whole lists page by page, each row of the list once whatever is written meanwhile.
 export type { WalkPage, WalkStep } from "./queries/walk.ts";

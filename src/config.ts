@@ -53,6 +53,15 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** A new database is filled with the synthetic demo dataset (default); false starts it empty. */
   demo: boolean;
+  /** API calls one explorer page view's token admits (default 24). */
+  explorerViewCalls: number;
+  /** Lifetime of an explorer view token in seconds (default 120). */
+  explorerViewSeconds: number;
+  /**
+   * Explorer page views per rolling hour per client IP, counted apart from other anonymous requests; null
+   * (default): a page view counts against the anonymous limit like any request; 0: page views are not limited.
+   */
+  explorerViews: number | null;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -94,6 +103,9 @@ export interface ConfigInput {
   shutdownTimeout?: string;
   /** commander's `--no-demo` gives `demo: false`. */
   demo?: boolean;
+  explorerViewCalls?: string | number;
+  explorerViewSeconds?: string | number;
+  explorerViews?: string | number;
 }
 
 function integer(
@@ -142,6 +154,7 @@ export function loadConfig(
 
     dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
     ...operationsConfig(cli, env),
+    ...explorerConfig(cli, env),
   };
 }
 
@@ -175,6 +188,31 @@ export function parseListen(name: string, text: string): { host: string; port: n
   const port = Number(m?.[3]);
   if (!m || port > 65535) throw new Error(`${name} must be HOST:PORT, e.g. 127.0.0.1:9464 or [::1]:9464`);
   return { host: (m[1] ?? m[2]) as string, port };
+}
+
+/**
+ * `--explorer-view-calls` / `UNIRANK_EXPLORER_VIEW_CALLS` (1–1000, default 24), `--explorer-view-seconds` /
+ * `UNIRANK_EXPLORER_VIEW_SECONDS` (1–3600, default 120), `--explorer-views` / `UNIRANK_EXPLORER_VIEWS` (page
+ * views per hour per client IP; unset: they count against the anonymous limit).
+ */
+function explorerConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
+  const explorerViewCalls = integer(
+    "explorer view calls",
+    cli.explorerViewCalls ?? env.UNIRANK_EXPLORER_VIEW_CALLS,
+    24,
+    1000,
+  );
+  const explorerViewSeconds = integer(
+    "explorer view seconds",
+    cli.explorerViewSeconds ?? env.UNIRANK_EXPLORER_VIEW_SECONDS,
+    120,
+    3600,
+  );
+  if (explorerViewCalls < 1) throw new Error("explorer view calls must be an integer from 1 to 1000");
+  if (explorerViewSeconds < 1) throw new Error("explorer view seconds must be an integer from 1 to 3600");
+  const views = cli.explorerViews ?? env.UNIRANK_EXPLORER_VIEWS;
+  const explorerViews = views === undefined || views === "" ? null : integer("explorer views", views, 0);
+  return { explorerViewCalls, explorerViewSeconds, explorerViews };
 }
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };

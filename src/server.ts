@@ -24,6 +24,7 @@ import { ResponseCache } from "./http/cache.ts";
 import { bunConnInfo } from "./http/conn-info.ts";
 import type { AppContext } from "./http/context.ts";
 import { observers } from "./http/observer.ts";
+import { createViewTokens } from "./http/view-tokens.ts";
 import type { LogFunction, Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import type { ServerMetrics } from "./metrics.ts";
@@ -231,6 +232,8 @@ export async function startServer(
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
     log: requestLog,
+    viewTokens: createViewTokens({ calls: config.explorerViewCalls, ttlSeconds: config.explorerViewSeconds }),
+    explorerViewLimit: config.explorerViews,
   });
   app = createApp({ ...ctx, access });
   ready.resolve(app);

@@ -54,6 +54,18 @@ export const PageMetaSchema = Type.Object({
 
 export const UniversityListSchema = Type.Array(UniversitySchema);
 
+export const UniversityRankingSchema = Type.Object(
+  {
+    score: Type.Literal("overall_score", { description: "The score ranked by" }),
+    rank: Int("Competition rank among every ranked university, as `/rankings` numbers it"),
+    total: Int("Universities in that ranking"),
+    country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
+    country_rank: Int("Competition rank within the country, as `/rankings?country=` numbers it"),
+    country_total: Int("Universities ranked in the country"),
+  },
+  { description: "Where the university stands by overall score; null when it is not ranked" },
+);
+
 export const UniversityDetailSchema = Type.Object({
   ...UniversitySchema.properties,
   scan_count: Int("Completed scans of this university"),
@@ -61,7 +73,16 @@ export const UniversityDetailSchema = Type.Object({
     Type.Object({ id: Int("Scan id"), completed_at: Timestamp(), overall_score: NullableScore() }),
     Type.Null(),
   ]),
+  ranking: Type.Union([UniversityRankingSchema, Type.Null()]),
 });
+
+export const CountryCountsSchema = Type.Array(
+  Type.Object({
+    country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
+    universities: Int("Universities of the country"),
+    ranked: Int("Of them, ranked by overall score (a latest completed scan that measures it)"),
+  }),
+);
 
 export const LatestScoresSchema = Type.Object({
   scan_id: Int(),
@@ -210,6 +231,32 @@ export const ScanSummarySchema = Type.Object({
   completed_at: Timestamp(),
 });
 
+const CheckSideSchema = Type.Union(
+  [
+    Type.Object({
+      points: Type.Number({ description: "Points earned (negative for a modifier rubric's penalty)" }),
+      max: Type.Number({ description: "Points possible" }),
+      detail: Type.String({ description: "What was observed" }),
+      remediation: Type.Union([Type.String(), Type.Null()], {
+        description: "How to earn the missing points",
+      }),
+    }),
+    Type.Null(),
+  ],
+  { description: "The check as this scan scored it; null when this scan has no such check" },
+);
+
+export const CheckChangeSchema = Type.Object({
+  id: Type.String({ description: "Check id, `<area>.<check>` (docs/scanner.md)" }),
+  score: Type.String({ description: "The sub-score the check counts towards" }),
+  label: Type.String(),
+  a: CheckSideSchema,
+  b: CheckSideSchema,
+  delta: Type.Union([Type.Number(), Type.Null()], {
+    description: "b.points - a.points to one decimal; null when one side lacks the check",
+  }),
+});
+
 export const ScanDiffSchema = Type.Object({
   a: ScanSummarySchema,
   b: ScanSummarySchema,
@@ -232,6 +279,12 @@ export const ScanDiffSchema = Type.Object({
     declined: Int("Changes with delta < 0"),
     unchanged: Int("Changes with delta = 0"),
     not_comparable: Int("Changes measured on one side only (delta null)"),
+  }),
+  checks: Type.Union([Type.Array(CheckChangeSchema), Type.Null()], {
+    description:
+      "The rubric checks whose points or maximum differ, or that one scan lacks: largest |delta| first, " +
+      "one-sided checks last, ties in scan b's order. null unless both scans carry per-check evidence " +
+      "(scans made by `unirank scan`)",
   }),
 });
 

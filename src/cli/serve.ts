@@ -19,6 +19,21 @@ export function registerServe(program: Command): void {
       wholeNumber("rate limit"),
     )
     .option(
+      "--explorer-views <n>",
+      "explorer page views per hour per IP, counted apart from other requests, 0 = no limit (env UNIRANK_EXPLORER_VIEWS; default: they count against --rate-limit)",
+      positiveInt("explorer views"),
+    )
+    .option(
+      "--explorer-view-calls <n>",
+      "API calls one explorer page view may make without counting (env UNIRANK_EXPLORER_VIEW_CALLS; default 24)",
+      positiveInt("explorer view calls", 1000),
+    )
+    .option(
+      "--explorer-view-seconds <n>",
+      "seconds an explorer page view's calls are admitted (env UNIRANK_EXPLORER_VIEW_SECONDS; default 120)",
+      positiveInt("explorer view seconds", 3600),
+    )
+    .option(
       "--trust-proxy <cidrs>",
       "comma-separated proxies whose X-Forwarded-For is believed (env UNIRANK_TRUST_PROXY)",
     )

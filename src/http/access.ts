@@ -55,6 +55,11 @@ export interface AccessSettings {
   viewTokens?: ViewTokens;
   /** Where failing writes of the access state are reported (`/health`); default: reported nowhere but the log. */
   storage?: StorageHealth;
+  /**
+   * Explorer page views (token requests) per rolling hour per client IP, counted apart from other anonymous
+   * requests; 0 = not limited. Default (undefined or null): a page view counts against `anonymousLimit`.
+   */
+  explorerViewLimit?: number | null;
 }
 
 /** One request's passage through access control. */
@@ -184,6 +189,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
       onWritten: () => wrote("audit log"),
     });
   const viewTokens = settings.viewTokens ?? createViewTokens();
+  const viewLimit = settings.explorerViewLimit ?? null;
 
   const prune = async () => {
     try {
@@ -303,18 +309,27 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-key";
         } else {
           if (anonymousLimit <= 0) return;
+          // The route that hands out view tokens (the router's match, never the path as sent).
+          const viewRequest = route.countsEveryCall === true;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !route.countsEveryCall) {
+          if (viewToken && !viewRequest) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
               return;
             }
           }
-          client = `ip:${clientGroup(ipOf())}`;
-          limit = anonymousLimit;
-          policy = "per-ip";
+          if (viewRequest && viewLimit !== null) {
+            // Page views have a limit of their own (a campus behind one address): counted apart.
+            client = `view:${clientGroup(ipOf())}`;
+            limit = viewLimit;
+            policy = "explorer-views";
+          } else {
+            client = `ip:${clientGroup(ipOf())}`;
+            limit = anonymousLimit;
+            policy = "per-ip";
+          }
         }
         if (limit <= 0) return;
         let decision: RateLimitDecision;
@@ -329,9 +344,10 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         if (!decision.allowed) {
           limited = policy;
           headers["Retry-After"] = String(decision.retryAfter);
+          const what = policy === "explorer-views" ? "explorer page views" : "requests";
           throw new HttpError(
             "RATE_LIMITED",
-            `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
+            `Rate limit of ${limit} ${what} per hour exceeded; retry in ${decision.retryAfter} s`,
           );
         }
       },

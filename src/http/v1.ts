@@ -26,7 +26,7 @@ import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
 
 /** v1's university: the core's detail without its latest scan. */
-const UniversityV1DetailSchema = Type.Omit(UniversityDetailSchema, ["latest_scan"]);
+const UniversityV1DetailSchema = Type.Omit(UniversityDetailSchema, ["latest_scan", "ranking"]);
 
 /** v1: plain `{success, data, meta?}` presenters over the core. */
 export function v1Routes(ctx: AppContext): RouteSpec[] {

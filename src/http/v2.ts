@@ -2,7 +2,12 @@ import { type TObject, Type } from "@sinclair/typebox";
 import {
   CATEGORIES,
   CategoryParams,
+  CompareParams,
+  ComparisonListSchema,
+  CountryCountsSchema,
   checkScoreWindow,
+  compare,
+  countryCounts,
   getScan,
   getUniversity,
   IdParams,
@@ -28,6 +33,7 @@ import {
   scanDiff,
   UniversityDetailSchema,
   UniversityListSchema,
+  universityRanking,
   walkRanking,
   walkRegressions,
   walkUniversities,
@@ -83,10 +89,25 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
     route({
       path: "/api/v2/universities/:id",
       operationId: "v2GetUniversity",
-      summary: "One university with its scan count and latest completed scan",
+      summary: "One university with its scan count, latest completed scan and overall rank",
+      description:
+        "`ranking` places the university by overall score among all ranked universities and within its " +
+        "country, numbered as `/rankings` and `/rankings?country=` number them; null when it is not ranked.",
       params: IdParams,
       response: UniversityDetailSchema,
-      handle: async ({ params }) => ({ data: await getUniversity(db, params.id) }),
+      handle: async ({ params }) => {
+        const university = await getUniversity(db, params.id);
+        return { data: { ...university, ranking: await universityRanking(db, university) } };
+      },
+    }),
+    route({
+      path: "/api/v2/countries",
+      operationId: "v2Countries",
+      summary: "Every country with universities: how many, and how many are ranked",
+      description:
+        "By country code. `ranked` counts those with an overall score in their latest completed scan.",
+      response: CountryCountsSchema,
+      handle: async () => ({ data: await countryCounts(db) }),
     }),
     route({
       path: "/api/v2/rankings",
@@ -113,6 +134,15 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       },
     }),
     route({
+      path: "/api/v2/compare",
+      operationId: "v2Compare",
+      summary: "Latest scores of 2 to 10 universities side by side",
+      description: "As v1 `/compare`: in the order given; an unknown id is a 404 naming it.",
+      query: CompareParams,
+      response: ComparisonListSchema,
+      handle: async ({ query }) => ({ data: await compare(db, query) }),
+    }),
+    route({
       path: "/api/v2/scans/:id",
       operationId: "v2GetScan",
       summary: "One scan of any status, with every score when completed",
@@ -128,7 +158,8 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "Every score measured on at least one side, `delta = b - a` (one decimal), largest |delta| first, then " +
         "catalogue order; a score measured on one side only has `delta: null`, comes last and counts as " +
         "`not_comparable`. Scans may belong to different universities; `a = b` is allowed. 404 names every " +
-        "unknown or uncompleted scan.",
+        "unknown or uncompleted scan. When both scans carry per-check evidence (`unirank scan`), `checks` lists " +
+        "the rubric checks whose points changed, with both sides' points, maximum and detail; else it is null.",
       query: ScanDiffParams,
       response: ScanDiffSchema,
       handle: async ({ query }) => ({ data: await scanDiff(db, query) }),

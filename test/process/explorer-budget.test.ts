@@ -28,8 +28,14 @@ let url = "";
 let stopServer = () => {};
 let access: ReturnType<typeof createAccessGuard>;
 
-function start(limit: number) {
-  access = createAccessGuard({ db: opened.db, clock, anonymousLimit: limit, pruneIntervalMs: 0 });
+function start(limit: number, explorer: Partial<Parameters<typeof createAccessGuard>[0]> = {}) {
+  access = createAccessGuard({
+    db: opened.db,
+    clock,
+    anonymousLimit: limit,
+    pruneIntervalMs: 0,
+    ...explorer,
+  });
   const app = createApp({ ...testContext(opened.db, { cache: false }), clock, access });
   const server = Bun.serve({
     hostname: "127.0.0.1",
@@ -40,11 +46,11 @@ function start(limit: number) {
   stopServer = () => server.stop(true);
 }
 
-async function restart(limit: number) {
+async function restart(limit: number, explorer: Partial<Parameters<typeof createAccessGuard>[0]> = {}) {
   stopServer();
   await access?.close();
   time.now += 2 * 3600_000; // a fresh hour for the next scenario
-  start(limit);
+  start(limit, explorer);
 }
 
 const get = (path: string, token?: string) =>
@@ -201,6 +207,42 @@ describe("explorer budget", () => {
       expect([form, /x-ratelimit-remaining: (\d+)/i.exec(answer)?.[1]]).toEqual([form, String(remaining)]);
       expect(answer.toLowerCase()).not.toContain("x-explorer-view-remaining");
     }
+  });
+
+  test("an operator's settings: more calls per view, and page views limited apart from other requests", async () => {
+    await restart(3, {
+      viewTokens: createViewTokens({ calls: 30, ttlSeconds: 300 }),
+      explorerViewLimit: 5,
+    });
+    const views = [];
+    for (let i = 0; i < 5; i++) views.push(await view());
+    // Page views have their own counter: the anonymous limit of 3 is untouched by five views.
+    expect(views.map((v) => [v.calls, v.remaining])).toEqual([
+      [30, 4],
+      [30, 3],
+      [30, 2],
+      [30, 1],
+      [30, 0],
+    ]);
+    const refused = await get("/api/v2/explorer/view");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("RateLimit-Policy")).toBe('"explorer-views";q=5;w=3600');
+    expect((await refused.json()).error.message).toContain("5 explorer page views per hour");
+    const first = views[0]?.token ?? "";
+    for (let i = 0; i < 30; i++) expect((await get("/api/v2/rankings?limit=1", first)).status).toBe(200);
+    time.now += 200_000; // within the 300 s lifetime
+    const plain = await get("/api/v2/rankings?limit=1", views[1]?.token);
+    expect(plain.headers.get("X-Explorer-View-Remaining")).toBe("29");
+    const counted = await get("/api/v2/rankings?limit=1", first);
+    expect(counted.headers.get("X-RateLimit-Remaining")).toBe("2");
+    expect(counted.headers.get("RateLimit-Policy")).toBe('"per-ip";q=3;w=3600');
+  });
+
+  test("0 page views: not limited, while other anonymous requests still are", async () => {
+    await restart(1, { explorerViewLimit: 0 });
+    for (let i = 0; i < 5; i++) expect((await get("/api/v2/explorer/view")).status).toBe(200);
+    expect((await get("/api/v2/rankings?limit=1")).status).toBe(200);
+    expect((await get("/api/v2/rankings?limit=1")).status).toBe(429);
   });
 
   test("history and distribution over HTTP: the v2 envelope, 404 and 400 naming every bad parameter", async () => {
