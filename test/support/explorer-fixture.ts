@@ -97,7 +97,17 @@ export async function buildExplorerDataset(dir: string): Promise<ExplorerDataset
     ]);
     await opened.close();
     const scan = async () => {
-      const r = await runCli(["scan", SCANNED_DOMAIN, "--db", db, ...scanCliArgs(web), "--timeout", "5"]);
+      // The demo universities stay beside the scanned one: this page shows both.
+      const r = await runCli([
+        "scan",
+        SCANNED_DOMAIN,
+        "--with-demo",
+        "--db",
+        db,
+        ...scanCliArgs(web),
+        "--timeout",
+        "5",
+      ]);
       if (r.code !== 0) throw new Error(`unirank scan failed (${r.code}): ${r.out}\n${r.err}`);
     };
     await scan();
