@@ -5,6 +5,7 @@
  *   bun bench/browser-scan.ts [--rounds N] [--chromium PATH]
  */
 import { browserPart } from "../src/scanner/browser/browser-part.ts";
+import { guardedLookup } from "../src/scanner/scan-context.ts";
 import { startBrowserFixtures } from "../test/support/browser-fixtures.ts";
 
 const arg = (name: string) => {
@@ -14,8 +15,12 @@ const arg = (name: string) => {
 const rounds = Number(arg("--rounds") ?? 2);
 const chromiumPath = arg("--chromium") ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
-const fixtures = startBrowserFixtures();
-const part = browserPart({ chromiumPath, homeUrl: (d) => `http://${d}/` });
+const fixtures = await startBrowserFixtures();
+const part = browserPart({
+  chromiumPath,
+  homeUrl: (d) => `http://${d}/`,
+  lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
+});
 const names = ["light", "heavy", "a11y", "noviewport"] as const;
 const seconds: Record<string, number[]> = {};
 try {
@@ -36,7 +41,7 @@ try {
   }
 } finally {
   await part.close();
-  fixtures.stop();
+  await fixtures.stop();
 }
 const all = Object.values(seconds).flat();
 for (const name of names) {

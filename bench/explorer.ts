@@ -26,6 +26,10 @@ try {
     data: { id: number }[];
   };
   const ids = top.data.map((r) => r.id);
+  const history = (await (await fetch(`${serve.url}/api/v2/universities/${ids[0]}/history`)).json()) as {
+    data: { id: number }[];
+  };
+  const [a, b] = history.data.slice(-2).map((s) => s.id);
   const pages: [string, string, string][] = [
     ["overview", "", "chart"],
     ["rankings", "#/rankings", "table"],
@@ -33,6 +37,7 @@ try {
     ["compare", `#/compare?ids=${ids.join(",")}`, "chart"],
     ["leaderboards", "#/leaderboards?category=overall", "table"],
     ["regressions", "#/regressions", "table"],
+    ["diff", `#/diff?a=${a}&b=${b}`, "table"],
   ];
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: LAUNCH_ARGS });
   for (const [name, hash, what] of pages) {

@@ -85,3 +85,29 @@ export function loadAverage(): { one: number; five: number; fifteen: number; upt
 
 export const mb = (bytes: number | null | undefined) =>
   bytes == null ? null : Math.round((bytes / 1024 / 1024) * 10) / 10;
+
+/**
+ * Starts `bun src/cli.ts serve --port 0 ARGS` in `root` and resolves with its URL once it listens; its log is
+ * read and dropped.
+ */
+export async function startBenchServe(root: string, args: string[]) {
+  const proc = Bun.spawn([BUN, "src/cli.ts", "serve", "--port", "0", ...args], {
+    cwd: root,
+    stdout: "ignore",
+    stderr: "pipe",
+  });
+  const r = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  let text = "";
+  for (;;) {
+    const { value, done } = await r.read();
+    if (done) throw new Error(`serve exited:\n${text}`);
+    text += new TextDecoder().decode(value);
+    const m = /"message":"unirank listening".*?"url":"([^"]+)"/.exec(text);
+    if (m?.[1]) {
+      (async () => {
+        for (;;) if ((await r.read()).done) return;
+      })();
+      return { url: m[1], proc };
+    }
+  }
+}

@@ -4,7 +4,7 @@
  *
  *   bun bench/query-string.ts
  */
-import { parseQueryString } from "../lib/params/query-string.ts";
+import { parseQueryString } from "../src/http/query-string.ts";
 
 const cost = (search: string) => {
   let best = Number.POSITIVE_INFINITY;

@@ -6,12 +6,15 @@ import { writeRecords } from "../lib/write/write-records.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { startMemorySteward } from "../src/memory-steward.ts";
 import { runScans } from "../src/scanner/run-scans.ts";
-import { type ScanOptions, scanUniversity } from "../src/scanner/scan-university.ts";
+import { ScanProcesses } from "../src/scanner/scan-processes.ts";
+import { inProcessRunner, type ScanOptions } from "../src/scanner/scan-university.ts";
 import { BUN, rssOf } from "./proc.ts";
 
 /**
- * Scans per second and peak RSS of the scanner over loopback fixture universities (no browser):
- * `bun bench/scan.ts [--count 1000] [--concurrency 32] [--db]`. The fixture web runs in its own process;
+ * Scans per second, CPU per scan and peak RSS of the scanner over loopback fixture universities (no browser):
+ * `bun bench/scan.ts [--count 1000] [--concurrency 32] [--db] [--in-process]`. The fixture web runs in its own
+ * process. Scans run as `unirank scan` runs them, each in a scan process (`ScanProcesses`, `--concurrency`
+ * processes); `--in-process` runs them on this thread instead. CPU counts this process and its scan processes.
  * `--db` writes every scan through runScans into a temporary SQLite file.
  */
 const arg = (name: string, fallback: number) => {
@@ -21,6 +24,7 @@ const arg = (name: string, fallback: number) => {
 const count = arg("--count", 1000);
 const concurrency = arg("--concurrency", 32);
 const withDb = process.argv.includes("--db");
+const inProcess = process.argv.includes("--in-process");
 
 const server = Bun.spawn([BUN, join(import.meta.dir, "scan-web-server.ts")], {
   stdout: "pipe",
@@ -55,7 +59,13 @@ const sampler = setInterval(() => {
   samples.push(rss);
 }, 100);
 
+/** CPU seconds of this process's children that have exited and been waited for (`cutime` + `cstime`). */
+const reapedChildrenCpu = () => {
+  const fields = readFileSync("/proc/self/stat", "utf8").split(") ")[1]?.split(" ") ?? [];
+  return (Number(fields[13]) + Number(fields[14])) / 100;
+};
 const cpu0 = process.cpuUsage();
+const children0 = reapedChildrenCpu();
 const serverCpu = () => {
   // utime + stime of the fixture web, in clock ticks (100 a second on Linux).
   const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
@@ -68,6 +78,8 @@ const reasons = new Map<string, number>();
 const t0 = performance.now();
 // As `unirank scan` runs: with the memory steward at its default headroom.
 const stopSteward = startMemorySteward(32);
+const processes = inProcess ? null : new ScanProcesses({ size: concurrency, settings: options });
+const runner = processes ? processes.scan : inProcessRunner(options);
 if (withDb) {
   const dir = mkdtempSync(join(tmpdir(), "unirank-bench-scan-"));
   const opened = await openDatabase(join(dir, "scan.db"));
@@ -80,7 +92,7 @@ if (withDb) {
     opened.db,
     domains.map((domain) => ({ domain })),
     {
-      ...options,
+      scan: runner,
       concurrency,
       onScan: (_, o) => {
         if (o.failure_reason) reasons.set(o.failure_reason, (reasons.get(o.failure_reason) ?? 0) + 1);
@@ -96,7 +108,7 @@ if (withDb) {
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let i = next++; i < domains.length; i = next++) {
-        const o = await scanUniversity({ domain: domains[i] as string }, options);
+        const o = await runner({ domain: domains[i] as string }, { startedAt: new Date() });
         if (o.status === "completed") completed++;
         else {
           failed++;
@@ -108,8 +120,9 @@ if (withDb) {
 }
 const seconds = (performance.now() - t0) / 1000;
 stopSteward();
+await processes?.close();
 const cpu = process.cpuUsage(cpu0);
-const scannerCpu = (cpu.user + cpu.system) / 1e6;
+const scannerCpu = (cpu.user + cpu.system) / 1e6 + (reapedChildrenCpu() - children0);
 const webCpu = serverCpu() - serverCpu0;
 clearInterval(sampler);
 server.kill("SIGTERM");
@@ -121,10 +134,11 @@ const firstQuarter = Math.max(...samples.slice(0, Math.max(quarter, 1)));
 const lastQuarter = Math.max(...samples.slice(-Math.max(quarter, 1)));
 console.log(
   `scanned ${count} universities at concurrency ${concurrency}${withDb ? " through runScans into SQLite" : ""}: ` +
-    `${completed} completed, ${failed} failed in ${seconds.toFixed(1)} s = ${(count / seconds).toFixed(1)} scans/s`,
+    `${completed} completed, ${failed} failed in ${seconds.toFixed(1)} s = ${(count / seconds).toFixed(1)} scans/s ` +
+    (inProcess ? "(in this process)" : `(in up to ${concurrency} scan processes)`),
 );
 console.log(
-  `scanner RSS: peak ${mb(peak)}, highest sample in the first quarter ${mb(firstQuarter)}, in the last quarter ${mb(lastQuarter)}`,
+  `${inProcess ? "scanner" : "parent (the scan processes not counted)"} RSS: peak ${mb(peak)}, highest sample in the first quarter ${mb(firstQuarter)}, in the last quarter ${mb(lastQuarter)}`,
 );
 console.log(
   `CPU: scanner ${scannerCpu.toFixed(1)} s (${((1000 * scannerCpu) / count).toFixed(1)} ms a scan, ${(count / scannerCpu).toFixed(0)} scans per CPU-second), fixture web ${webCpu.toFixed(1)} s; load average ${loadavg()

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { migrate, writeRecords } from "../lib/index.ts";
 import { generateDataset } from "../lib/seed/index.ts";
 import { openDatabase } from "../src/db/open.ts";
-import { BUN } from "./proc.ts";
+import { BUN, startBenchServe } from "./proc.ts";
 
 /**
  * p50/p99 of v1 /rankings with and without a scan pass running in the same `serve`:
@@ -58,39 +58,8 @@ const web = JSON.parse(line) as {
 const caFile = join(dir, "ca.pem");
 writeFileSync(caFile, web.ca);
 
-async function serve(extra: string[]) {
-  const proc = Bun.spawn(
-    [
-      BUN,
-      "src/cli.ts",
-      "serve",
-      "--port",
-      "0",
-      "--db",
-      dbPath,
-      "--rate-limit",
-      "0",
-      "--log-dir",
-      dir,
-      ...extra,
-    ],
-    { cwd: ROOT, stdout: "ignore", stderr: "pipe" },
-  );
-  const r = (proc.stderr as ReadableStream<Uint8Array>).getReader();
-  let text = "";
-  for (;;) {
-    const { value, done } = await r.read();
-    if (done) throw new Error(`serve exited:\n${text}`);
-    text += new TextDecoder().decode(value);
-    const m = /"message":"unirank listening".*?"url":"([^"]+)"/.exec(text);
-    if (m?.[1]) {
-      (async () => {
-        for (;;) if ((await r.read()).done) return;
-      })();
-      return { url: m[1], proc };
-    }
-  }
-}
+const serve = (extra: string[]) =>
+  startBenchServe(ROOT, ["--db", dbPath, "--rate-limit", "0", "--log-dir", dir, ...extra]);
 
 const PATHS = [
   "/api/v1/rankings",

@@ -1,6 +1,6 @@
-/** A tiny element builder: text always goes in as text, never as HTML. */
+/** A tiny element builder: text always goes in as text, never as HTML; no inline styles (the CSP refuses them). */
 
-type Child = Node | string | number | null | undefined | false;
+export type Child = Node | string | number | null | undefined | false;
 type Attrs = Record<string, string | number | boolean | undefined | ((e: Event) => void)>;
 
 export function h(tag: string, attrs: Attrs = {}, ...children: (Child | Child[])[]): HTMLElement {
@@ -18,36 +18,91 @@ export function h(tag: string, attrs: Attrs = {}, ...children: (Child | Child[])
   return el;
 }
 
-export const fmt = (v: number | null | undefined): string => (v == null ? "—" : v.toFixed(1));
+/**
+ * A column of a table. `name` is the column that names the row (it wraps, so a long name never widens the page);
+ * `main` marks the row's main value: tables put both first, so on a phone they show without scrolling sideways.
+ */
+export interface Column {
+  label: string;
+  numeric?: boolean;
+  name?: boolean;
+  main?: boolean;
+  /** Prose that wraps within a readable width (what was observed, what to do). */
+  wrap?: boolean;
+  /** A header that wraps like a name (a university's name heading its column). */
+  wrapHead?: boolean;
+  /** `aria-sort` of the column the rows are ordered by. */
+  sort?: "ascending" | "descending";
+}
 
-/** A table with a caption, header cells with scope, and numeric columns aligned. */
-export function table(caption: string, head: string[], rows: Child[][], numeric: number[] = []): HTMLElement {
+const cellClass = (c: Column) =>
+  [c.numeric ? "num" : "", c.name ? "name" : "", c.main ? "main" : "", c.wrap ? "wrap" : ""]
+    .filter(Boolean)
+    .join(" ") || undefined;
+
+/** A name's cell content: wraps, and stops after a few lines in a table (the whole name as its tooltip). */
+function named(content: Child | Child[]): HTMLElement {
+  const span = h("span", { class: "nm" }, content);
+  const text = span.textContent ?? "";
+  if (text.length > 120) span.title = text;
+  return span;
+}
+
+let tables = 0;
+
+/** A table with a caption, header cells with scope, numeric columns aligned, the name column wrapping. */
+export function table(
+  caption: Child | Child[],
+  columns: Column[],
+  rows: (Child | Child[])[][],
+  attrs: { rowAttrs?: (i: number) => Record<string, string>; id?: string } = {},
+): HTMLElement {
+  const captionId = `caption-${++tables}`;
+  // The box scrolls sideways when the table is wider: a keyboard can reach it, and it is named by its caption.
   return h(
     "div",
-    { class: "table-wrap" },
+    { class: "table-wrap", id: attrs.id, role: "region", tabindex: "0", "aria-labelledby": captionId },
     h(
       "table",
       {},
-      h("caption", {}, caption),
+      h("caption", { id: captionId }, caption),
       h(
         "thead",
         {},
         h(
           "tr",
           {},
-          ...head.map((c, i) => h("th", { scope: "col", class: numeric.includes(i) ? "num" : undefined }, c)),
+          ...columns.map((c) =>
+            h(
+              "th",
+              { scope: "col", class: cellClass(c), "aria-sort": c.sort },
+              c.name || c.wrapHead ? named(c.label) : c.label,
+            ),
+          ),
         ),
       ),
       h(
         "tbody",
         {},
-        ...rows.map((r) =>
-          h("tr", {}, ...r.map((c, i) => h("td", { class: numeric.includes(i) ? "num" : undefined }, c))),
+        ...rows.map((r, i) =>
+          h(
+            "tr",
+            attrs.rowAttrs?.(i) ?? {},
+            ...r.map((content, j) => {
+              const c = columns[j] ?? { label: "" };
+              // The naming cell is a row header: screen readers announce it with each value.
+              return h(
+                c.name ? "th" : "td",
+                { class: cellClass(c), scope: c.name ? "row" : undefined },
+                c.name ? named(content) : content,
+              );
+            }),
+          ),
         ),
       ),
     ),
   );
 }
 
-export const link = (href: string, text: string) => h("a", { href }, text);
+export const link = (href: string, text: Child, attrs: Attrs = {}) => h("a", { href, ...attrs }, text);
 export const uniLink = (u: { id: number; name: string }) => link(`#/university/${u.id}`, u.name);

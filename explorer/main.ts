@@ -1,6 +1,13 @@
 import { ApiError, beginView } from "./api.ts";
 import { h } from "./dom.ts";
-import { compare, leaderboards, overview, rankings, regressionsPage, university } from "./pages.ts";
+import { compare } from "./pages/compare.ts";
+import { diff } from "./pages/diff.ts";
+import type { Query } from "./pages/forms.ts";
+import { leaderboards } from "./pages/leaderboards.ts";
+import { overview } from "./pages/overview.ts";
+import { rankings } from "./pages/rankings.ts";
+import { regressionsPage } from "./pages/regressions.ts";
+import { university } from "./pages/university.ts";
 
 /** The router: `#/<page>?<state>`; every view is a link that can be shared. */
 
@@ -11,6 +18,16 @@ const NAV: [string, string][] = [
   ["leaderboards", "Leaderboards"],
   ["regressions", "Regressions"],
 ];
+
+const PAGES: Record<string, (q: Query, rest: string[]) => Promise<HTMLElement[]>> = {
+  "": overview,
+  rankings,
+  university: (_q, rest) => university(Number(rest[0])),
+  compare,
+  leaderboards,
+  regressions: regressionsPage,
+  diff,
+};
 
 const main = document.getElementById("main") as HTMLElement;
 const status = document.getElementById("status") as HTMLElement;
@@ -25,42 +42,38 @@ function parse(): { path: string; query: URLSearchParams } {
 async function render(): Promise<void> {
   const mine = ++generation;
   const { path, query } = parse();
-  const section = path.split("/")[0] ?? "";
+  const [section = "", ...rest] = path.split("/");
+  // A university or a diff is no menu page: nothing in the menu claims it.
   for (const a of document.querySelectorAll<HTMLAnchorElement>("header nav a")) {
-    if (a.dataset.page === (section === "university" ? "rankings" : section))
-      a.setAttribute("aria-current", "page");
+    if (a.dataset.page === section) a.setAttribute("aria-current", "page");
     else a.removeAttribute("aria-current");
   }
   main.setAttribute("aria-busy", "true");
   status.textContent = "Loading…";
   let content: HTMLElement[];
-  let title = "";
   try {
     await beginView();
-    if (section === "") content = await overview(query);
-    else if (section === "rankings") content = await rankings(query);
-    else if (section === "university") content = await university(Number(path.split("/")[1]));
-    else if (section === "compare") content = await compare(query);
-    else if (section === "leaderboards") content = await leaderboards(query);
-    else if (section === "regressions") content = await regressionsPage(query);
-    else
-      content = [
-        h("h1", {}, "Not found"),
-        h("p", {}, "This page does not exist. "),
-        h("a", { href: "#/" }, "Go to the overview"),
-      ];
+    const page = PAGES[section];
+    content = page
+      ? await page(query, rest)
+      : [
+          h("h1", {}, "Not found"),
+          h("p", {}, "This page does not exist. "),
+          h("a", { href: "#/" }, "Go to the overview"),
+        ];
   } catch (e) {
-    const message = e instanceof ApiError ? `${e.message} (${e.code})` : "The API could not be reached.";
-    content = [h("h1", {}, "Something went wrong"), h("p", { role: "alert" }, message)];
+    const message = e instanceof ApiError ? e.sentence : "The API could not be reached.";
+    content = [h("h1", {}, "Something went wrong"), h("p", { role: "alert", id: "problem" }, message)];
   }
   if (mine !== generation) return;
   main.replaceChildren(...content);
   main.removeAttribute("aria-busy");
-  title = main.querySelector("h1")?.textContent ?? "";
+  const title = main.querySelector("h1")?.textContent ?? "";
   document.title = `${title} · unirank explorer`;
   status.textContent = `${title} loaded`;
-  main.focus({ preventScroll: true });
+  const wanted = main.querySelector<HTMLElement>("[data-autofocus]");
   window.scrollTo(0, 0);
+  (wanted ?? main).focus({ preventScroll: true });
 }
 
 document

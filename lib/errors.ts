@@ -1,14 +1,6 @@
 /** Typed errors of the core; each carries one of the contract's codes. */
 
-export type ErrorCode =
-  | "INVALID_PARAMETER"
-  | "INVALID_API_KEY"
-  | "INVALID_SIGNATURE"
-  | "NOT_FOUND"
-  | "METHOD_NOT_ALLOWED"
-  | "RATE_LIMITED"
-  | "INTERNAL"
-  | "UNAVAILABLE";
+export type ErrorCode = "INVALID_PARAMETER" | "INVALID_API_KEY" | "INVALID_SIGNATURE" | "NOT_FOUND";
 
 export interface ErrorDetail {
   readonly param: string;

@@ -1,44 +1,23 @@
 #!/usr/bin/env bun
 import { Command } from "commander";
-import { registerAudit } from "./cli/audit.ts";
-import { registerDemo } from "./cli/demo.ts";
-import { registerExport } from "./cli/export.ts";
-import { registerImport } from "./cli/import.ts";
-import { registerKeys } from "./cli/keys.ts";
-import { registerMigrate } from "./cli/migrate.ts";
-import { registerRegistry } from "./cli/registry.ts";
-import { registerRescore } from "./cli/rescore.ts";
-import { registerScan } from "./cli/scan.ts";
-import { registerScanStatus } from "./cli/scan-status.ts";
-import { registerSeed } from "./cli/seed.ts";
-import { registerServe } from "./cli/serve.ts";
-import { registerWebhooks } from "./cli/webhooks.ts";
-import { VERSION } from "./server.ts";
+import { COMMANDS } from "./cli/commands.ts";
+import { VERSION } from "./version.ts";
 
-/** The `unirank` command. */
+/** The `unirank` command: the table of commands, each loading what it runs when it runs. */
 export function buildCli(): Command {
   const program = new Command("unirank")
     .description("unirank: read-only API about scanned university web presence")
     .version(VERSION)
     .showHelpAfterError()
     .configureOutput({ outputError: (text, write) => write(text) });
-  registerServe(program);
-  registerScan(program);
-  registerScanStatus(program);
-  registerRescore(program);
-  registerSeed(program);
-  registerMigrate(program);
-  registerKeys(program);
-  registerAudit(program);
-  registerImport(program);
-  registerExport(program);
-  registerWebhooks(program);
-  registerRegistry(program);
-  registerDemo(program);
+  for (const register of COMMANDS) register(program);
   return program;
 }
 
-if (import.meta.main) {
+if (import.meta.main && process.env.UNIRANK_SCAN_PROCESS === "1") {
+  // A scan process started by `scan` or `serve` (src/scanner/scan-processes.ts), not a command.
+  (await import("./scanner/scan-process.ts")).runScanProcess();
+} else if (import.meta.main) {
   buildCli()
     .parseAsync(process.argv)
     .catch((e: unknown) => {

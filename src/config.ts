@@ -37,6 +37,8 @@ export interface Config {
   probeEveryMs: number;
   /** How long a claim holds without renewal before another server may take it over (default 10 min). */
   scanLeaseMs: number;
+  /** Resident memory one scan's process may reach, MB (default 512); past it the scan fails. */
+  scanMemoryMb: number;
 
   /** Most ms a write by another process (an import, an operator's `sqlite3`/`psql`) goes unseen; default 1. */
   dataWindowMs: number;
@@ -51,6 +53,15 @@ export interface Config {
   shutdownTimeoutMs: number;
   /** A new database is filled with the synthetic demo dataset (default); false starts it empty. */
   demo: boolean;
+  /** API calls one explorer page view's token admits (default 24). */
+  explorerViewCalls: number;
+  /** Lifetime of an explorer view token in seconds (default 120). */
+  explorerViewSeconds: number;
+  /**
+   * Explorer page views per rolling hour per client IP, counted apart from other anonymous requests; null
+   * (default): a page view counts against the anonymous limit like any request; 0: page views are not limited.
+   */
+  explorerViews: number | null;
 }
 
 /** True inside a `bun build --compile` executable. */
@@ -82,6 +93,7 @@ export interface ConfigInput {
   scanConcurrency?: string | number;
   probeEvery?: string;
   scanLease?: string;
+  scanMemory?: string | number;
 
   dataWindow?: string | number;
 
@@ -91,6 +103,9 @@ export interface ConfigInput {
   shutdownTimeout?: string;
   /** commander's `--no-demo` gives `demo: false`. */
   demo?: boolean;
+  explorerViewCalls?: string | number;
+  explorerViewSeconds?: string | number;
+  explorerViews?: string | number;
 }
 
 function integer(
@@ -98,11 +113,12 @@ function integer(
   value: string | number | undefined,
   fallback: number,
   max = 2 ** 31 - 1,
+  min = 0,
 ): number {
   if (value === undefined || value === "") return fallback;
   const text = String(value);
-  if (!/^[0-9]+$/.test(text) || Number(text) > max)
-    throw new Error(`${name} must be an integer from 0 to ${max}`);
+  if (!/^[0-9]+$/.test(text) || Number(text) > max || Number(text) < min)
+    throw new Error(`${name} must be an integer from ${min} to ${max}`);
   return Number(text);
 }
 
@@ -138,6 +154,7 @@ export function loadConfig(
 
     dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
     ...operationsConfig(cli, env),
+    ...explorerConfig(cli, env),
   };
 }
 
@@ -173,6 +190,31 @@ export function parseListen(name: string, text: string): { host: string; port: n
   return { host: (m[1] ?? m[2]) as string, port };
 }
 
+/**
+ * `--explorer-view-calls` / `UNIRANK_EXPLORER_VIEW_CALLS` (1–1000, default 24), `--explorer-view-seconds` /
+ * `UNIRANK_EXPLORER_VIEW_SECONDS` (1–3600, default 120), `--explorer-views` / `UNIRANK_EXPLORER_VIEWS` (page
+ * views per hour per client IP; unset: they count against the anonymous limit).
+ */
+function explorerConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
+  const explorerViewCalls = integer(
+    "explorer view calls",
+    cli.explorerViewCalls ?? env.UNIRANK_EXPLORER_VIEW_CALLS,
+    24,
+    1000,
+  );
+  const explorerViewSeconds = integer(
+    "explorer view seconds",
+    cli.explorerViewSeconds ?? env.UNIRANK_EXPLORER_VIEW_SECONDS,
+    120,
+    3600,
+  );
+  if (explorerViewCalls < 1) throw new Error("explorer view calls must be an integer from 1 to 1000");
+  if (explorerViewSeconds < 1) throw new Error("explorer view seconds must be an integer from 1 to 3600");
+  const views = cli.explorerViews ?? env.UNIRANK_EXPLORER_VIEWS;
+  const explorerViews = views === undefined || views === "" ? null : integer("explorer views", views, 0);
+  return { explorerViewCalls, explorerViewSeconds, explorerViews };
+}
+
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** `30d`, `12h`, `90m`, `45s` (or `0`) in milliseconds; at most 365 days. */
@@ -184,7 +226,10 @@ export function parseDuration(name: string, text: string): number {
   return ms;
 }
 
-/** `--scan-every` / `UNIRANK_SCAN_EVERY`, `--scan-concurrency` / `UNIRANK_SCAN_CONCURRENCY`, `--probe-every` / `UNIRANK_PROBE_EVERY`. */
+/**
+ * `--scan-every` / `UNIRANK_SCAN_EVERY`, `--scan-concurrency` / `UNIRANK_SCAN_CONCURRENCY`, `--probe-every` /
+ * `UNIRANK_PROBE_EVERY`, `--scan-lease` / `UNIRANK_SCAN_LEASE`, `--scan-memory` / `UNIRANK_SCAN_MEMORY`.
+ */
 function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
   const scanEveryMs = parseDuration("scan interval", cli.scanEvery ?? (env.UNIRANK_SCAN_EVERY || "0"));
   const scanConcurrency = integer(
@@ -192,12 +237,14 @@ function scanConfig(cli: ConfigInput, env: Record<string, string | undefined>) {
     cli.scanConcurrency ?? env.UNIRANK_SCAN_CONCURRENCY,
     4,
     64,
+    1,
   );
-  if (scanConcurrency < 1) throw new Error("scan concurrency must be an integer from 1 to 64");
   const probeEveryMs = parseDuration("probe interval", cli.probeEvery ?? (env.UNIRANK_PROBE_EVERY || "1h"));
   const scanLeaseMs = parseDuration("scan lease", cli.scanLease ?? (env.UNIRANK_SCAN_LEASE || "10m"));
   if (scanLeaseMs < 3000) throw new Error("scan lease must be at least 3s");
-  return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs };
+  const scanMemoryMb = integer("scan memory", cli.scanMemory ?? env.UNIRANK_SCAN_MEMORY, 512, 65_536);
+  if (scanMemoryMb < 64) throw new Error("scan memory must be an integer from 64 to 65536 (MB)");
+  return { scanEveryMs, scanConcurrency, probeEveryMs, scanLeaseMs, scanMemoryMb };
 }
 
 /** `--allow-private-webhooks` / `UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1`; `--webhook-timeout` / `UNIRANK_WEBHOOK_TIMEOUT` (s). */

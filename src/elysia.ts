@@ -5,7 +5,7 @@
  * cross-cutting rules (OPTIONS, 405, 404 in the API's shapes, request ids) never touch the embedder's routes.
  */
 import { Elysia } from "elysia";
-import type { PeerSource } from "./http/access.ts";
+import { type BunServerPeers, bunConnInfo } from "./http/conn-info.ts";
 import { embedded, type UnirankOptions } from "./http/embedded.ts";
 
 export {
@@ -13,10 +13,10 @@ export {
   type AccessOptions,
   type AccessSettings,
   type AppContext,
+  type ConnInfo,
   createFetchHandler,
   type FetchHandler,
   normalizePrefix,
-  type RequestInfo,
   type RequestObserver,
   type RequestRecord,
   ResponseCache,
@@ -30,8 +30,8 @@ export {
  */
 export function unirank(options: UnirankOptions) {
   const { app, prefix, close } = embedded(options);
-  const route = ({ request, server }: { request: Request; server: PeerSource | null }) =>
-    app.fetch(request, server);
+  const route = ({ request, server }: { request: Request; server: BunServerPeers | null }) =>
+    app.handle(request, bunConnInfo(server, request));
   const plugin = new Elysia({ name: "unirank", seed: prefix }).onStop(close);
   if (prefix === "") return plugin.all("/*", route, { parse: "none" });
   return plugin.all(prefix, route, { parse: "none" }).all(`${prefix}/*`, route, { parse: "none" });

@@ -1,8 +1,13 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import { type DB, deliveryBacklog, type SchedulerEvent, type SchedulerState } from "../lib/index.ts";
-import type { PassSummary } from "../lib/node/dispatcher.ts";
-import type { Health } from "../lib/queries/health.ts";
-import { parseTimestamp } from "../lib/time/format.ts";
+import {
+  type DB,
+  deliveryBacklog,
+  type Health,
+  parseTimestamp,
+  type SchedulerEvent,
+  type SchedulerState,
+} from "../lib/index.ts";
+import type { PassSummary } from "../lib/node/index.ts";
 import type { ResponseCache } from "./http/cache.ts";
 import type { RequestObserver, RequestRecord } from "./http/observer.ts";
 

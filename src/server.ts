@@ -1,30 +1,35 @@
 import { existsSync } from "node:fs";
 import { setGenerationWindow } from "../lib/db/generation.ts";
 import { health, migrate } from "../lib/index.ts";
-import { startDeliveryWorker } from "../lib/node/dispatcher.ts";
-import pkg from "../package.json" with { type: "json" };
+import { startDeliveryWorker } from "../lib/node/index.ts";
 import { accessLog } from "./access-log.ts";
 import type { Config } from "./config.ts";
+import { sqliteStorageFault } from "./db/bun-sqlite-dialect.ts";
 import {
+  accessStatePath,
   checkDatabaseDirectory,
   displayLocation,
   type OpenedDatabase,
   openAccessState,
   openDatabase,
 } from "./db/open.ts";
+import { postgresStorageFault } from "./db/postgres-storage-fault.ts";
+import { StorageHealth } from "./db/storage-health.ts";
+import { watchStorage } from "./db/storage-watch.ts";
 import { loadDemo } from "./demo.ts";
+import { hostChecks } from "./host-checks.ts";
 import { createAccessGuard } from "./http/access.ts";
 import { createApp, type UnirankApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
+import { bunConnInfo } from "./http/conn-info.ts";
 import type { AppContext } from "./http/context.ts";
 import { observers } from "./http/observer.ts";
+import { createViewTokens } from "./http/view-tokens.ts";
 import type { LogFunction, Logger } from "./logger.ts";
 import { startMemorySteward } from "./memory-steward.ts";
 import type { ServerMetrics } from "./metrics.ts";
-import { hostProbes } from "./probes.ts";
-import type { ScanService, ServeScanSettings } from "./scanning.ts";
-
-export const VERSION: string = pkg.version;
+import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
+import { VERSION } from "./version.ts";
 
 /**
  * Opens and migrates. A new database is filled with the demo data unless `config.demo` is off: a SQLite file
@@ -51,22 +56,63 @@ export async function prepareDatabase(config: Config, log: LogFunction): Promise
   return opened;
 }
 
-export function appContext(config: Config, opened: OpenedDatabase, log: LogFunction): AppContext {
+export function appContext(
+  config: Config,
+  opened: OpenedDatabase,
+  log: LogFunction,
+  storage?: StorageHealth,
+): AppContext {
   const cache = config.cache ? new ResponseCache({ maxEntries: config.cacheEntries }) : false;
   return {
     db: opened.db,
     version: VERSION,
     clock: () => new Date(),
-    probes: hostProbes({
-      dbPath: config.db,
-      logDir: config.logDir,
-      cacheEntries: () => (cache ? cache.size : 0),
-    }),
+    hostChecks: {
+      ...hostChecks({
+        dbPath: config.db,
+        logDir: config.logDir,
+        cacheEntries: () => (cache ? cache.size : 0),
+      }),
+      ...(storage
+        ? { storageFault: () => storage.dataFault(), failingWrites: () => storage.failingWrites() }
+        : {}),
+    },
     minFreeDiskGb: config.minFreeDiskGb,
     cache,
     log,
   };
 }
+
+/**
+ * Watches the SQLite files the server opened, every second: a data or access-state file deleted, replaced or
+ * made unwritable stops the writes through its handle (SQLite `query_only`) and shows in `/health`. Nothing to
+ * watch on PostgreSQL or in memory. Returns the stop of the watch.
+ */
+function watchFiles(
+  location: string,
+  data: OpenedDatabase,
+  state: OpenedDatabase,
+  storage: StorageHealth,
+): () => void {
+  if (data.kind !== "sqlite" || location === ":memory:" || location === "") return () => {};
+  const watches = [
+    { role: "data", path: location, handle: data },
+    { role: "access state", path: accessStatePath(location), handle: state },
+  ].map(({ role, path, handle }) =>
+    watchStorage(path, (problem) => {
+      storage.fileProblem(role, problem);
+      handle.stopWrites?.(problem?.message ?? null);
+    }),
+  );
+  const timer = setInterval(() => {
+    for (const w of watches) w.check();
+  }, STORAGE_CHECK_MS);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
+/** How often the files are checked: a replaced or deleted file shows in /health within this (docs/operations.md). */
+export const STORAGE_CHECK_MS = 1000;
 
 export interface RunningServer {
   url: string;
@@ -106,7 +152,7 @@ export async function startServer(
       const answer = (a: UnirankApp) =>
         draining
           ? a.refuse(request, "The server is shutting down; try again shortly")
-          : a.fetch(request, srv);
+          : a.handle(request, bunConnInfo(srv, request));
       return app ? answer(app) : ready.promise.then(answer);
     },
   });
@@ -129,9 +175,15 @@ export async function startServer(
   const url = `http://${hostInUrl(config.host)}:${server.port}`;
 
   let opened: OpenedDatabase;
+  let state: OpenedDatabase;
   try {
     setGenerationWindow(config.dataWindowMs);
     opened = await prepareDatabase(config, log);
+    const data = opened;
+    state = await openAccessState(config.db, data).catch(async (e) => {
+      await data.close();
+      throw e;
+    });
   } catch (e) {
     ready.reject(e);
     server.stop(true);
@@ -139,31 +191,40 @@ export async function startServer(
     await log.flush();
     throw e;
   }
-  // Continuous scanning when --scan-every is set (off by default).
-  // Loaded only then: the scanner's modules are not part of every start.
-  const scanning: ScanService | null =
-    config.scanEveryMs > 0
-      ? (await import("./scanning.ts")).startScanning(opened.db, config, {
-          log,
-          settings: options.scanSettings,
-          observe: metrics?.scheduler,
-        })
-      : null;
   // Once requests in flight are cut at the shutdown deadline, their failures (the database closes under them)
   // are the cut itself, already counted in the stopped line: they are not internal errors.
   let cutting = false;
   const requestLog: LogFunction = (level, message, fields) =>
     cutting && level === "error"
-      ? log("debug", "request cut at shutdown", { path: fields?.path })
+      ? log("debug", "request cut at shutdown", { what: message, path: fields?.path })
       : log(level, message, fields);
-  const base = appContext(config, opened, requestLog);
+  const storage = new StorageHealth(
+    requestLog,
+    opened.kind === "postgres" ? postgresStorageFault : sqliteStorageFault,
+  );
+  const stopWatching = watchFiles(config.db, opened, state, storage);
+  // Continuous scanning when --scan-every is set (off by default).
+  // Loaded only then: the scanner's modules are not part of every start.
+  const scanning: ScanService | null =
+    config.scanEveryMs > 0
+      ? (await import("./scanner/serve-scanning.ts")).startScanning(opened.db, config, {
+          log,
+          settings: options.scanSettings,
+          observe: metrics?.scheduler,
+        })
+      : null;
+  // A server that does not scan still closes the scans of scanning servers that died (their leases expired).
+  const leases = scanning
+    ? null
+    : (await import("./scanner/lease-closer.ts")).closeLeasesEvery(opened.db, log);
+  const base = appContext(config, opened, requestLog, storage);
   const ctx: AppContext = {
     ...base,
     ...(scanning ? { scanner: scanning.state } : {}),
     observer: observers([metrics, config.accessLog ? accessLog(log) : null]),
   };
-  const state = await openAccessState(config.db, opened);
   const access = createAccessGuard({
+    storage,
     db: opened.db,
     stateDb: state.db,
     clock: ctx.clock,
@@ -171,6 +232,8 @@ export async function startServer(
     trustProxy: config.trustProxy,
     auditRetentionDays: config.auditRetentionDays,
     log: requestLog,
+    viewTokens: createViewTokens({ calls: config.explorerViewCalls, ttlSeconds: config.explorerViewSeconds }),
+    explorerViewLimit: config.explorerViews,
   });
   app = createApp({ ...ctx, access });
   ready.resolve(app);
@@ -188,7 +251,7 @@ export async function startServer(
     health: () =>
       health(opened.db, {
         version: VERSION,
-        probes: ctx.probes,
+        hostChecks: ctx.hostChecks,
         minFreeDiskGb: config.minFreeDiskGb,
         clock: ctx.clock,
         scanner: ctx.scanner,
@@ -212,6 +275,7 @@ export async function startServer(
   let stopping: Promise<void> | null = null;
   const stop = async (reason: string) => {
     draining = true;
+    stopWatching();
     const inFlight = server.pendingRequests;
     log("info", "unirank stopping", { reason, in_flight: inFlight, timeout_ms: config.shutdownTimeoutMs });
     // Stops listening at once; resolves when the requests in flight have their answers.
@@ -220,7 +284,7 @@ export async function startServer(
       timer = setTimeout(() => resolve(true), config.shutdownTimeoutMs);
     });
     const drained = server.stop(false).then(() => false);
-    const [late] = await Promise.all([Promise.race([drained, cut]), scanning?.stop(reason)]);
+    const [late] = await Promise.all([Promise.race([drained, cut]), scanning?.stop(reason), leases?.stop()]);
     clearTimeout(timer);
     const cutRequests = late ? server.pendingRequests : 0;
     if (late) {

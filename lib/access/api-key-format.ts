@@ -12,11 +12,24 @@ const CHECKSUM_LENGTH = 6;
 export const API_KEY_LENGTH = API_KEY_PREFIX.length + BODY_LENGTH + CHECKSUM_LENGTH;
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const WELL_FORMED = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}$`);
-/** Matches anything shaped like a key, for redaction. */
-export const API_KEY_PATTERN = new RegExp(
-  `${API_KEY_PREFIX}[0-9A-Za-z]{${BODY_LENGTH + CHECKSUM_LENGTH}}`,
-  "g",
-);
+/**
+ * Matches anything that may be key material, for redaction: the prefix of a key or of a signing secret in any
+ * case (`urk_`, `URK_`, `urs_` …) and 16 or more base62 characters (a key's body has 36, a secret's 40; a
+ * truncated or mistyped one is still mostly secret).
+ */
+export const API_KEY_PATTERN = /ur[ks]_[0-9A-Za-z]{16,}/gi;
+const KEY_PREFIXES = /ur[ks]_/i;
+
+/** Whether text holds the prefix of a key or signing secret, in any case (the quick test before redacting). */
+export function mentionsKeyPrefix(text: string): boolean {
+  return KEY_PREFIXES.test(text);
+}
+
+/** Text with every key-shaped value replaced by `urk_REDACTED` (`urs_REDACTED` for a signing secret). */
+export function redactKeyMaterial(text: string): string {
+  if (!mentionsKeyPrefix(text)) return text;
+  return text.replace(API_KEY_PATTERN, (m) => `${m.slice(0, 4).toLowerCase()}REDACTED`);
+}
 
 /** Uniform random base62 text (rejection sampling, no modulo bias). */
 export function randomBase62(length: number): string {

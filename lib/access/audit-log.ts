@@ -1,7 +1,7 @@
 import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
-import { API_KEY_PATTERN, API_KEY_PREFIX } from "./api-key-format.ts";
+import { mentionsKeyPrefix, redactKeyMaterial } from "./api-key-format.ts";
 import { type AccessDB, type AuditLogTable, accessDb } from "./tables.ts";
 
 /** The fields every audit row records (the table's own documentation says what each holds). */
@@ -32,12 +32,11 @@ function decoded(text: string, plusIsSpace: boolean): string {
 
 /** One path segment or query name/value with any key in it replaced, looked for after decoding. */
 function redactPart(raw: string, plusIsSpace: boolean): string {
-  if (!raw.includes("%") && !(plusIsSpace && raw.includes("+")))
-    return raw.replace(API_KEY_PATTERN, "urk_REDACTED");
+  if (!raw.includes("%") && !(plusIsSpace && raw.includes("+"))) return redactKeyMaterial(raw);
   const text = decoded(raw, plusIsSpace);
-  if (!API_KEY_PATTERN.test(text)) return raw;
-  API_KEY_PATTERN.lastIndex = 0;
-  return encodeURIComponent(text.replace(API_KEY_PATTERN, "urk_REDACTED")).replace(/%2F/gi, "/");
+  const redacted = redactKeyMaterial(text);
+  if (redacted === text) return raw;
+  return encodeURIComponent(redacted).replace(/%2F/gi, "/");
 }
 
 /**
@@ -50,7 +49,7 @@ export function redactPath(pathWithQuery: string): string {
   // Most paths carry no key at all: nothing to parse.
   if (
     pathWithQuery.length <= MAX_PATH &&
-    !pathWithQuery.includes(API_KEY_PREFIX) &&
+    !mentionsKeyPrefix(pathWithQuery) &&
     !pathWithQuery.includes("%") &&
     (q < 0 || !/api_key|\+/i.test(pathWithQuery))
   ) {
@@ -85,6 +84,8 @@ export interface AuditLogOptions {
   /** Most entries kept while the database cannot be written; the oldest are dropped beyond. Default 50000. */
   maxBuffered?: number;
   onError?: (error: unknown) => void;
+  /** Called after a batch was written (after failures: the storage takes writes again). */
+  onWritten?: () => void;
 }
 
 export const DEFAULT_AUDIT_RETENTION_DAYS = 90;
@@ -139,7 +140,7 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
         for (const e of batch) {
           values.push(
             e.at.getTime(),
-            e.request_id.slice(0, 128),
+            redactKeyMaterial(e.request_id.slice(0, 128)),
             e.key_id,
             e.client_ip,
             e.method.slice(0, 16),
@@ -150,9 +151,11 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
         }
         await insertAudit(adb as unknown as DB, values, batch.length);
         buffer = buffer.slice(batch.length);
+        options.onWritten?.();
       } catch (e) {
         options.onError?.(e);
-        return; // kept; the next flush retries
+        schedule(); // kept; retried at the next interval
+        return;
       }
     }
   };

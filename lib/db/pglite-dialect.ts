@@ -13,6 +13,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from "kysely";
+import { classifyStorageError, postgresUnavailable } from "./storage-errors.ts";
 
 /** The part of a PGlite instance (`@electric-sql/pglite`) the dialect uses; no import of PGlite itself. */
 export interface PGliteLike {
@@ -85,7 +86,9 @@ class PGliteConnection implements DatabaseConnection {
   constructor(private readonly client: PGliteLike) {}
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
-    const result = await this.client.query<R>(compiled.sql, [...compiled.parameters]);
+    const result = await this.client
+      .query<R>(compiled.sql, [...compiled.parameters])
+      .catch((e: unknown) => Promise.reject(classifyStorageError(e, postgresUnavailable)));
     return result.affectedRows === undefined
       ? { rows: result.rows }
       : { rows: result.rows, numAffectedRows: BigInt(result.affectedRows) };

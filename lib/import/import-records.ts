@@ -41,8 +41,14 @@ export interface ImportIssue {
 export type ImportCounts = IngestCounts;
 
 export interface ImportResult {
-  /** False when invalid records aborted the import: nothing was written. */
+  /** False when invalid records or an unreadable source aborted the import: nothing was written. */
   committed: boolean;
+  /**
+   * The source that could not be read to its end (a corrupt or truncated `.gz`, a failing stream), where; its
+   * issue is in `issues` too. Nothing is written then, `skipInvalid` or not: what was read before the failure
+   * cannot be trusted.
+   */
+  unreadable: ImportIssue | null;
   universities: ImportCounts;
   scans: ImportCounts;
   rejected: number;
@@ -88,6 +94,7 @@ export async function importRecords(
   const maxIssues = options.maxIssues ?? 1000;
   const result: ImportResult = {
     committed: false,
+    unreadable: null,
     universities: { inserted: 0, updated: 0, unchanged: 0 },
     scans: { inserted: 0, updated: 0, unchanged: 0 },
     rejected: 0,
@@ -137,6 +144,12 @@ export async function importRecords(
         for await (const raw of readSource(source, counter)) {
           if (options.signal?.aborted) throw new ImportAbortedError();
           if (raw.error !== undefined) {
+            if (raw.unreadable) {
+              result.unreadable = { source: source.name, line: raw.line, message: raw.error };
+              result.rejected++;
+              result.issues.push(result.unreadable);
+              throw new Rollback();
+            }
             if (!raw.fatal) result.records++;
             issue(si, raw.line, raw.error);
             if (raw.fatal) break;
@@ -156,7 +169,7 @@ export async function importRecords(
             result.rejected++;
             continue;
           }
-          const checked = validateRecord(raw.value, raw.csv);
+          const checked = validateRecord(raw.value, raw.csv, { source: raw.text });
           if (!checked.ok) {
             issue(si, raw.line, checked.errors.join("; "), checked.domain);
           } else await writer.add(checked.record, { source: si, line: raw.line });

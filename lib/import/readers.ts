@@ -4,9 +4,21 @@ import { normalisedText, numberedLines } from "./text-lines.ts";
 
 /** One record as read, before validation: an object (NDJSON, embedder records) or the CSV cells by column. */
 export type RawRecord =
-  | { line: number; value: unknown; csv: boolean; error?: undefined }
-  /** A line that cannot be read as a record. `fatal`: the rest of the source cannot be read either. */
-  | { line: number; error: string; fatal?: boolean };
+  | {
+      line: number;
+      value: unknown;
+      csv: boolean;
+      /** The JSON text of an NDJSON line (numbers as written). */
+      text?: string;
+      error?: undefined;
+    }
+  /**
+   * A line that cannot be read as a record. `fatal`: the rest of the source cannot be read either. `unreadable`:
+   * the bytes themselves failed (a corrupt or truncated `.gz`, a failing stream), so nothing read from this source
+   * can be trusted either: a corrupt deflate stream inflates to garbled text that only its checksum, at the end,
+   * betrays.
+   */
+  | { line: number; error: string; fatal?: boolean; unreadable?: boolean };
 
 /** Counts the bytes that go through, for progress. */
 export class ByteCounter {
@@ -26,6 +38,7 @@ const unreadable = (lastLine: number, e: unknown): RawRecord => ({
   line: lastLine + 1,
   error: `the file cannot be read from this line on (${(e as Error).message}): is it truncated or corrupt?`,
   fatal: true,
+  unreadable: true,
 });
 
 async function* ndjson(content: AsyncIterable<Uint8Array | string>): AsyncGenerator<RawRecord> {
@@ -35,7 +48,7 @@ async function* ndjson(content: AsyncIterable<Uint8Array | string>): AsyncGenera
       last = line;
       if (text.trim() === "") continue;
       try {
-        yield { line, value: JSON.parse(text), csv: false };
+        yield { line, value: JSON.parse(text), csv: false, text };
       } catch (e) {
         yield { line, error: `not valid JSON (${(e as Error).message})` };
       }

@@ -1,11 +1,20 @@
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
+import {
+  IPV4_NOT_UNICAST,
+  IPV4_SPECIAL_PURPOSE,
+  IPV6_GLOBAL_UNICAST,
+  IPV6_SPECIAL_PURPOSE,
+  type SpecialBlock,
+} from "./special-purpose-registry.ts";
 
 /**
- * Refuses webhook receivers that would make unirank reach into its own network (SSRF): loopback, private,
- * carrier-grade NAT, link-local (and so cloud metadata at 169.254.169.254 / fd00:ec2::254), multicast,
- * reserved and documentation ranges, for IPv4, IPv6 and IPv4 embedded in IPv6. The host is resolved and
- * every address it resolves to must be public.
+ * Refuses addresses that would make unirank reach into its own network (SSRF) or anywhere but a public unicast
+ * host: every block of the IANA special-purpose registries (loopback, private, shared, link-local and so cloud
+ * metadata at 169.254.169.254 / fd00:ec2::254, documentation, benchmarking, AS112, NAT64 local use, Teredo, 6to4
+ * …), IPv4 multicast and IPv6 outside global unicast, and IPv4 carried in IPv6 by what it carries. Webhook
+ * receivers and scan targets are resolved and every address they resolve to must pass.
  */
 
 /** Resolves a host name to every address (injectable for tests). */
@@ -14,78 +23,81 @@ export type Resolver = (hostname: string) => Promise<string[]>;
 export const systemResolver: Resolver = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((a) => a.address);
 
-const V4_BLOCKED: [string, number][] = [
-  ["0.0.0.0", 8], // "this" network
-  ["10.0.0.0", 8], // private
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8], // loopback
-  ["169.254.0.0", 16], // link-local, cloud metadata
-  ["172.16.0.0", 12], // private
-  ["192.0.0.0", 24], // IETF protocol assignments
-  ["192.0.2.0", 24], // documentation
-  ["192.88.99.0", 24], // 6to4 relay
-  ["192.168.0.0", 16], // private
-  ["198.18.0.0", 15], // benchmarking
-  ["198.51.100.0", 24], // documentation
-  ["203.0.113.0", 24], // documentation
-  ["224.0.0.0", 4], // multicast
-  ["240.0.0.0", 4], // reserved, broadcast
-];
-
-function v4ToInt(ip: string): number {
-  return ip.split(".").reduce((n, part) => n * 256 + Number(part), 0);
+type Cidr = [ipaddr.IPv4 | ipaddr.IPv6, number];
+interface Range {
+  block: SpecialBlock;
+  cidr: Cidr;
 }
 
-function v4Blocked(ip: string): boolean {
-  const n = v4ToInt(ip);
-  return V4_BLOCKED.some(([base, bits]) => {
-    const size = 2 ** (32 - bits);
-    const start = v4ToInt(base);
-    return n >= start && n < start + size;
-  });
-}
+const ranges = (blocks: readonly SpecialBlock[]): Range[] =>
+  blocks.map((block) => ({ block, cidr: ipaddr.parseCIDR(block.block) }));
+const V4_RANGES = ranges([...IPV4_SPECIAL_PURPOSE, ...IPV4_NOT_UNICAST]);
+const V6_RANGES = ranges(IPV6_SPECIAL_PURPOSE);
+const V6_GLOBAL_UNICAST = ipaddr.parseCIDR(IPV6_GLOBAL_UNICAST);
+/** IPv6 forms that carry an IPv4 address the connection goes to: that address is judged instead. */
+const CARRY_IPV4 = ["::ffff:0:0/96", "64:ff9b::/96"].map((c) => ipaddr.parseCIDR(c));
 
-/** The 8 groups of an IPv6 address as numbers (handles `::` and a trailing dotted IPv4). */
-function v6Groups(ip: string): number[] {
-  let text = ip.toLowerCase().replace(/%.*$/, "");
-  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
-  if (dotted?.[1]) {
-    const n = v4ToInt(dotted[1]);
-    text = text.replace(dotted[1], `${(n >>> 16).toString(16)}:${(n & 0xffff).toString(16)}`);
+const NOT_AN_ADDRESS: SpecialBlock = {
+  block: "-",
+  name: "not an IP address",
+  rfc: "",
+  globallyReachable: null,
+};
+const OUTSIDE_GLOBAL_UNICAST: SpecialBlock = {
+  block: `outside ${IPV6_GLOBAL_UNICAST}`,
+  name: "not IPv6 global unicast (reserved, multicast or site-local)",
+  rfc: "RFC4291",
+  globallyReachable: false,
+};
+
+/** The most specific of the ranges an address falls in. */
+function mostSpecific(address: ipaddr.IPv4 | ipaddr.IPv6, list: Range[]): SpecialBlock | null {
+  let found: Range | null = null;
+  for (const range of list) {
+    if (address.match(range.cidr) && (found === null || range.cidr[1] > found.cidr[1])) found = range;
   }
-  const [head = "", tail] = text.split("::");
-  const h = head ? head.split(":") : [];
-  const t = tail ? tail.split(":") : [];
-  const fill = tail === undefined ? [] : new Array(8 - h.length - t.length).fill("0");
-  return [...h, ...fill, ...t].map((g) => Number.parseInt(g || "0", 16));
+  return found?.block ?? null;
 }
 
-function v6Blocked(ip: string): boolean {
-  const g = v6Groups(ip);
-  if (g.length !== 8 || g.some((x) => Number.isNaN(x))) return true;
-  const [a = 0, b = 0, c = 0, d = 0, e = 0, f = 0, h7 = 0, h8 = 0] = g;
-  const embedded = `${h7 >> 8}.${h7 & 255}.${h8 >> 8}.${h8 & 255}`;
-  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0) {
-    if (f === 0xffff || (f === 0 && h7 !== 0)) return v4Blocked(embedded); // IPv4-mapped / -compatible
-    return true; // :: and ::1
+/**
+ * Why an address is no place for unirank to connect to: the block of the IANA special-purpose registries (or
+ * of the address-space registries: multicast, IPv6 outside 2000::/3) it falls in, or null for an ordinary public
+ * unicast address. Every special-purpose block is refused, globally reachable or not (AS112 sinks, anycast
+ * relays and documentation ranges hold no university site nor webhook receiver); IPv4-mapped addresses and the
+ * NAT64 well-known prefix (64:ff9b::/96) are judged by the IPv4 address they carry. See
+ * `special-purpose-registry.ts` for the data and its source.
+ */
+export function refusedBlock(address: string): SpecialBlock | null {
+  const text = address.replace(/^\[|\]$/g, "");
+  const kind = isIP(text);
+  if (kind === 0) return NOT_AN_ADDRESS;
+  let parsed: ipaddr.IPv4 | ipaddr.IPv6;
+  try {
+    parsed = ipaddr.parse(text);
+  } catch {
+    return NOT_AN_ADDRESS;
   }
-  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return v4Blocked(embedded); // NAT64
-  if ((a & 0xfe00) === 0xfc00) return true; // unique local fc00::/7 (also fd00:ec2::254)
-  if ((a & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  if ((a & 0xffc0) === 0xfec0) return true; // site-local fec0::/10 (deprecated)
-  if ((a & 0xff00) === 0xff00) return true; // multicast
-  if (a === 0x2001 && b === 0x0db8) return true; // documentation
-  if (a === 0x2002) return v4Blocked(`${b >> 8}.${b & 255}.${c >> 8}.${c & 255}`); // 6to4
-  if (a === 0x0100 && b === 0 && c === 0 && d === 0) return true; // discard-only
-  return false;
+  if (parsed.kind() === "ipv4") return mostSpecific(parsed, V4_RANGES);
+  const v6 = parsed as ipaddr.IPv6;
+  if (CARRY_IPV4.some((c) => v6.match(c))) {
+    const carried = ipaddr.fromByteArray(v6.toByteArray().slice(12)) as ipaddr.IPv4;
+    return mostSpecific(carried, V4_RANGES);
+  }
+  if (!v6.match(V6_GLOBAL_UNICAST)) return mostSpecific(v6, V6_RANGES) ?? OUTSIDE_GLOBAL_UNICAST;
+  return mostSpecific(v6, V6_RANGES);
 }
 
-/** True for an address a webhook must not reach without `allowPrivate`. */
+/** True for an address unirank must not reach without `allowPrivate` (see `refusedBlock`). */
 export function isPrivateAddress(address: string): boolean {
-  const kind = isIP(address.replace(/^\[|\]$/g, ""));
-  if (kind === 4) return v4Blocked(address);
-  if (kind === 6) return v6Blocked(address.replace(/^\[|\]$/g, ""));
-  return true;
+  return refusedBlock(address) !== null;
+}
+
+/** `127.0.0.1 (127.0.0.0/8, Loopback, RFC1122 …)`: an address and the block that refuses it, for messages. */
+export function describeRefusal(address: string): string {
+  const block = refusedBlock(address);
+  if (block === null) return address;
+  if (block === NOT_AN_ADDRESS) return `${address} (not an IP address)`;
+  return `${address} (${block.block}, ${block.name}${block.rfc ? `, ${block.rfc}` : ""})`;
 }
 
 export interface GuardOptions {
@@ -118,6 +130,6 @@ export async function refuseReceiverUrl(url: string, options: GuardOptions = {})
   }
   const blocked = addresses.find(isPrivateAddress);
   return blocked
-    ? `refused: ${host} resolves to ${blocked}, a loopback, private, link-local or reserved address (allow with --allow-private-webhooks)`
+    ? `refused: ${host} resolves to ${describeRefusal(blocked)}, a loopback, private, link-local or reserved address (allow with --allow-private-webhooks)`
     : null;
 }

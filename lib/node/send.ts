@@ -1,5 +1,5 @@
 import type { AttemptOutcome, ClaimedDelivery } from "../webhooks/claim.ts";
-import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, sign } from "../webhooks/receiver.ts";
+import { DELIVERY_HEADER, EVENT_HEADER, SIGNATURE_HEADER, signWebhookBody } from "../webhooks/receiver.ts";
 import { type GuardOptions, refuseReceiverUrl } from "./address-guard.ts";
 
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -76,7 +76,7 @@ export async function sendDelivery(
       headers: {
         "content-type": "application/json",
         "user-agent": "unirank-webhooks",
-        [SIGNATURE_HEADER]: await sign(delivery.secret, delivery.payload),
+        [SIGNATURE_HEADER]: await signWebhookBody(delivery.secret, delivery.payload),
         [EVENT_HEADER]: delivery.event,
         [DELIVERY_HEADER]: delivery.uuid,
       },

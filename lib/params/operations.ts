@@ -23,14 +23,6 @@ export const ListUniversitiesParams = Type.Object({
 });
 export type ListUniversitiesParams = Static<typeof ListUniversitiesParams>;
 
-/** v2 lists take only page, limit, search and country. */
-export const ListUniversitiesV2Params = Type.Pick(ListUniversitiesParams, [
-  "page",
-  "limit",
-  "search",
-  "country",
-]);
-
 const PART = `(?:${PROFILE_PART_NAMES.join("|")})`;
 
 /** `profile`: which profile a ranked list holds (docs/scores.md). */
@@ -60,13 +52,6 @@ export const RankingsParams = Type.Object({
   profile: Type.Optional(ProfileParam),
 });
 export type RankingsParams = Static<typeof RankingsParams>;
-
-/** v2 rankings: v1's sorts and filters, 20 rows a page by default. */
-export const RankingsV2Params = Type.Object({
-  ...RankingsParams.properties,
-  limit: Type.Optional(Limit(20)),
-});
-export type RankingsV2Params = Static<typeof RankingsV2Params>;
 
 export const CompareParams = Type.Object({
   ids: Type.String({

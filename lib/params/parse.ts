@@ -14,8 +14,9 @@ interface Constraints {
   default?: unknown;
 }
 
-const INTEGER = /^[0-9]{1,15}$/;
-const NUMBER = /^-?[0-9]{1,15}(\.[0-9]{1,15})?$/;
+/** Numbers are plain decimals of at most 15 digits before and after the point (a double keeps 15 exactly). */
+const MAX_DIGITS = 15;
+const DECIMAL = /^-?([0-9]+)(?:\.([0-9]+))?$/;
 
 function rangeText(c: Constraints): string {
   if (c.minimum !== undefined && c.maximum !== undefined) return ` from ${c.minimum} to ${c.maximum}`;
@@ -26,11 +27,31 @@ function rangeText(c: Constraints): string {
 
 function parseOne(name: string, raw: string, c: Constraints): { value?: unknown; error?: string } {
   if (c.type === "integer" || c.type === "number") {
-    const kind = c.type === "integer" ? "an integer" : "a number";
-    const ok = c.type === "integer" ? INTEGER.test(raw) : NUMBER.test(raw);
+    const integer = c.type === "integer";
+    const expected = `${name} must be ${integer ? "an integer" : "a number"}${rangeText(c)}`;
+    const m = DECIMAL.exec(raw);
+    const whole = m?.[1] ?? "";
+    const fraction = m?.[2];
+    if (!m || (integer && (fraction !== undefined || raw.startsWith("-")))) {
+      return {
+        error: integer
+          ? expected
+          : `${expected}, written as digits with an optional decimal point (as in 72.5)`,
+      };
+    }
+    if (whole.length > MAX_DIGITS) {
+      return {
+        error: `${expected} with at most ${MAX_DIGITS} digits${integer ? "" : " before the decimal point"}`,
+      };
+    }
+    if (fraction !== undefined && fraction.length > MAX_DIGITS) {
+      return {
+        error: `${expected} with at most ${MAX_DIGITS} decimals (${raw} has ${fraction.length})`,
+      };
+    }
     const n = Number(raw);
-    if (!ok || (c.minimum !== undefined && n < c.minimum) || (c.maximum !== undefined && n > c.maximum)) {
-      return { error: `${name} must be ${kind}${rangeText(c)}` };
+    if ((c.minimum !== undefined && n < c.minimum) || (c.maximum !== undefined && n > c.maximum)) {
+      return { error: expected };
     }
     return { value: n };
   }

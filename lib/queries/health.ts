@@ -1,6 +1,6 @@
 import { sql } from "kysely";
 import { sharedRead } from "../db/shared-read.ts";
-import type { SchedulerState } from "../scheduler/scheduler.ts";
+import type { SchedulerState } from "../scanner/scheduler/scheduler.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 
@@ -8,7 +8,7 @@ export type CheckStatus = "ok" | "warn" | "error";
 export type HealthStatus = "healthy" | "degraded" | "unhealthy";
 
 /** What the host can tell about itself; the server adapter supplies these (the core reads no files). */
-export interface HealthProbes {
+export interface HostChecks {
   /** Free space where the database lives, in bytes. */
   freeDiskBytes(): Promise<number>;
   /** Whether the log directory accepts writes. */
@@ -20,11 +20,18 @@ export interface HealthProbes {
    * database check fail. Absent: the database query alone decides.
    */
   storageReadable?(): Promise<boolean>;
+  /**
+   * What is wrong with the database's storage beyond a read, in words (the file replaced under the server): the
+   * database check fails with it. Absent or null: nothing.
+   */
+  storageFault?(): string | null;
+  /** Writes that fail now (a full disk, an unwritable file): the `writes` check warns with them. */
+  failingWrites?(): { what: string; cause: string; since: string }[];
 }
 
 export interface HealthOptions {
   version: string;
-  probes: HealthProbes;
+  hostChecks: HostChecks;
   /** Free disk below this many GB makes the disk check warn. */
   minFreeDiskGb?: number;
   clock?: Clock;
@@ -36,7 +43,14 @@ export interface ScannerCheck {
   status: CheckStatus;
   running: number;
   backlog: number;
+  /** Finished scans waiting for the storage to take them (retried every tick). */
+  unstored: number;
   last_error: SchedulerState["last_error"];
+}
+
+export interface WritesCheck {
+  status: CheckStatus;
+  failing?: { what: string; cause: string; since: string }[];
 }
 
 export interface Health {
@@ -48,6 +62,8 @@ export interface Health {
     disk: { status: CheckStatus; free_gb: number | null };
     logs: { status: CheckStatus; writable: boolean };
     cache: { status: CheckStatus; entries: number };
+    /** Present where the host reports its writes (`serve`); warns while any fails. */
+    writes?: WritesCheck;
     /** Present while this server scans; warns when the scheduler's own last step failed. */
     scanner?: ScannerCheck;
   };
@@ -79,17 +95,23 @@ const databaseCheck = sharedRead(async (db: DB): Promise<DatabaseCheck> => {
 
 /** Real checks: a database query, free disk, log directory writability, cache size. */
 export async function health(db: DB, options: HealthOptions): Promise<Health> {
-  const { probes, minFreeDiskGb = 1 } = options;
+  const { hostChecks: host, minFreeDiskGb = 1 } = options;
   const [queried, readable, free, writable] = await Promise.all([
     databaseCheck(db),
-    settle(async () => (probes.storageReadable ? probes.storageReadable() : true)),
-    settle(() => probes.freeDiskBytes()),
-    settle(() => probes.logsWritable()),
+    settle(async () => (host.storageReadable ? host.storageReadable() : true)),
+    settle(() => host.freeDiskBytes()),
+    settle(() => host.logsWritable()),
   ]);
+  const fault = host.storageFault?.() ?? null;
   const database: DatabaseCheck =
-    queried.status === "ok" && readable !== true
-      ? { status: "error", error: "database storage unreadable" }
-      : queried;
+    fault !== null
+      ? { status: "error", error: fault }
+      : queried.status === "ok" && readable !== true
+        ? { status: "error", error: "database storage unreadable" }
+        : queried;
+  const failing = host.failingWrites?.();
+  const writes: WritesCheck | undefined =
+    failing === undefined ? undefined : failing.length === 0 ? { status: "ok" } : { status: "warn", failing };
   const freeGb = free instanceof Error ? null : Math.round((free / 1024 ** 3) * 100) / 100;
   const disk = {
     status: (freeGb !== null && freeGb >= minFreeDiskGb ? "ok" : "warn") as CheckStatus,
@@ -97,15 +119,23 @@ export async function health(db: DB, options: HealthOptions): Promise<Health> {
   };
   const logsOk = writable === true;
   const logs = { status: (logsOk ? "ok" : "warn") as CheckStatus, writable: logsOk };
-  const cache = { status: "ok" as CheckStatus, entries: probes.cacheEntries() };
+  const cache = { status: "ok" as CheckStatus, entries: host.cacheEntries() };
   const scanning = options.scanner?.();
   const scanner: ScannerCheck | undefined = scanning && {
-    status: scanning.broken ? "warn" : "ok",
+    status: scanning.broken || scanning.unstored > 0 ? "warn" : "ok",
     running: scanning.running,
     backlog: scanning.backlog,
+    unstored: scanning.unstored,
     last_error: scanning.last_error,
   };
-  const checks = { database, disk, logs, cache, ...(scanner ? { scanner } : {}) };
+  const checks = {
+    database,
+    disk,
+    logs,
+    cache,
+    ...(writes ? { writes } : {}),
+    ...(scanner ? { scanner } : {}),
+  };
   const status: HealthStatus =
     database.status === "error"
       ? "unhealthy"

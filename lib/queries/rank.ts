@@ -124,3 +124,47 @@ export async function rankPage(db: DB, q: RankQuery): Promise<{ rows: RankedRow[
   }
   return { rows, total };
 }
+
+export interface RankPosition {
+  /** Competition rank (1, 2, 2, 4). */
+  rank: number;
+  /** Universities in this ranking. */
+  total: number;
+}
+
+/** Position of `id` among the ties of `value`, which the ranking orders by university id: a binary search. */
+function positionOf(ranking: Ranking, value: number, id: number): number {
+  let lo = firstAtMost(ranking.scores, value, false);
+  let hi = firstAtMost(ranking.scores, value, true);
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    const at = ranking.ids[mid]!;
+    if (at === id) return mid;
+    if (at < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return -1;
+}
+
+/**
+ * Where a university stands in the ranking of a score (in a country), given its value of that score (the
+ * ranking is searched by value and id, not walked); null when it is not ranked there. A value from another data
+ * generation than the ranking's falls back to a walk of the ranking.
+ */
+export async function rankPosition(
+  db: DB,
+  score: RankedScoreName,
+  country: string | undefined,
+  universityId: number,
+  value: number,
+): Promise<RankPosition | null> {
+  const ranking = await rankingOf(db, score, country);
+  let i = positionOf(ranking, value, universityId);
+  if (i < 0) i = ranking.ids.indexOf(universityId);
+  return i < 0 ? null : { rank: ranking.ranks[i]!, total: ranking.ids.length };
+}
+
+/** The universities ranked by a score, in ranking order (the memoised ranking's own array: do not change it). */
+export async function rankedIds(db: DB, score: RankedScoreName): Promise<Int32Array> {
+  return (await rankingOf(db, score, undefined)).ids;
+}

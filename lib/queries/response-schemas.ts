@@ -54,18 +54,35 @@ export const PageMetaSchema = Type.Object({
 
 export const UniversityListSchema = Type.Array(UniversitySchema);
 
-export const UniversityV1DetailSchema = Type.Object({
-  ...UniversitySchema.properties,
-  scan_count: Int("Completed scans of this university"),
-});
+export const UniversityRankingSchema = Type.Object(
+  {
+    score: Type.Literal("overall_score", { description: "The score ranked by" }),
+    rank: Int("Competition rank among every ranked university, as `/rankings` numbers it"),
+    total: Int("Universities in that ranking"),
+    country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
+    country_rank: Int("Competition rank within the country, as `/rankings?country=` numbers it"),
+    country_total: Int("Universities ranked in the country"),
+  },
+  { description: "Where the university stands by overall score; null when it is not ranked" },
+);
 
 export const UniversityDetailSchema = Type.Object({
-  ...UniversityV1DetailSchema.properties,
+  ...UniversitySchema.properties,
+  scan_count: Int("Completed scans of this university"),
   latest_scan: Type.Union([
     Type.Object({ id: Int("Scan id"), completed_at: Timestamp(), overall_score: NullableScore() }),
     Type.Null(),
   ]),
+  ranking: Type.Union([UniversityRankingSchema, Type.Null()]),
 });
+
+export const CountryCountsSchema = Type.Array(
+  Type.Object({
+    country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
+    universities: Int("Universities of the country"),
+    ranked: Int("Of them, ranked by overall score (a latest completed scan that measures it)"),
+  }),
+);
 
 export const LatestScoresSchema = Type.Object({
   scan_id: Int(),
@@ -145,12 +162,36 @@ export const HealthSchema = Type.Object(
         disk: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         logs: Type.Object({ status: Type.String() }, { additionalProperties: true }),
         cache: Type.Object({ status: Type.String() }, { additionalProperties: true }),
+        writes: Type.Optional(
+          Type.Object(
+            {
+              status: Type.String(),
+              failing: Type.Optional(
+                Type.Array(
+                  Type.Object({
+                    what: Type.String({ description: "rate limits, audit log, signature replays, … file" }),
+                    cause: Type.String({
+                      description: "storage full, storage not writable, deleted, replaced, …",
+                    }),
+                    since: Type.String(),
+                  }),
+                ),
+              ),
+            },
+            { additionalProperties: true, description: "Writes that fail now; present in `serve`" },
+          ),
+        ),
         scanner: Type.Optional(
           Type.Object(
             {
               status: Type.String(),
               running: Type.Integer({ description: "Scans in progress in this server" }),
               backlog: Type.Integer({ description: "Universities due and not yet claimed" }),
+              unstored: Type.Optional(
+                Type.Integer({
+                  description: "Finished scans waiting for the storage to take them (retried)",
+                }),
+              ),
               last_error: Type.Union([
                 Type.Object(
                   { at: Type.String(), domain: Type.Optional(Type.String()), reason: Type.String() },
@@ -206,6 +247,32 @@ export const ScanSummarySchema = Type.Object({
   ...ScanOriginSchema.properties,
 });
 
+const CheckSideSchema = Type.Union(
+  [
+    Type.Object({
+      points: Type.Number({ description: "Points earned (negative for a modifier rubric's penalty)" }),
+      max: Type.Number({ description: "Points possible" }),
+      detail: Type.String({ description: "What was observed" }),
+      remediation: Type.Union([Type.String(), Type.Null()], {
+        description: "How to earn the missing points",
+      }),
+    }),
+    Type.Null(),
+  ],
+  { description: "The check as this scan scored it; null when this scan has no such check" },
+);
+
+export const CheckChangeSchema = Type.Object({
+  id: Type.String({ description: "Check id, `<area>.<check>` (docs/scanner.md)" }),
+  score: Type.String({ description: "The sub-score the check counts towards" }),
+  label: Type.String(),
+  a: CheckSideSchema,
+  b: CheckSideSchema,
+  delta: Type.Union([Type.Number(), Type.Null()], {
+    description: "b.points - a.points to one decimal; null when one side lacks the check",
+  }),
+});
+
 export const ScanDiffSchema = Type.Object({
   a: ScanSummarySchema,
   b: ScanSummarySchema,
@@ -228,6 +295,12 @@ export const ScanDiffSchema = Type.Object({
     declined: Int("Changes with delta < 0"),
     unchanged: Int("Changes with delta = 0"),
     not_comparable: Int("Changes measured on one side only (delta null)"),
+  }),
+  checks: Type.Union([Type.Array(CheckChangeSchema), Type.Null()], {
+    description:
+      "The rubric checks whose points or maximum differ, or that one scan lacks: largest |delta| first, " +
+      "one-sided checks last, ties in scan b's order. null unless both scans carry per-check evidence " +
+      "(scans made by `unirank scan`)",
   }),
 });
 

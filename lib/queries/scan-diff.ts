@@ -2,7 +2,9 @@ import { type ErrorDetail, UnirankError } from "../errors.ts";
 import type { ScanDiffParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
+import type { CheckPoints } from "../scores/check-points.ts";
 import { round1 } from "../scores/derive.ts";
+import { evidenceChecks } from "./evidence-checks.ts";
 import { getScan, type ScanDetail, type UniversityRef } from "./get-scan.ts";
 
 export interface ScanSummary {
@@ -21,11 +23,34 @@ export interface ScoreChange {
   delta: number | null;
 }
 
+/** One side of a check change: the check as that scan scored it. */
+export interface CheckSide {
+  points: number;
+  max: number;
+  detail: string;
+  remediation: string | null;
+}
+
+/** A rubric check whose points (or maximum) differ between the two scans, or that only one of them has. */
+export interface CheckChange {
+  id: string;
+  /** The sub-score the check counts towards. */
+  score: string;
+  label: string;
+  /** null when scan a has no such check. */
+  a: CheckSide | null;
+  b: CheckSide | null;
+  /** `b.points - a.points` to one decimal; null when one side lacks the check. */
+  delta: number | null;
+}
+
 export interface ScanDiff {
   a: ScanSummary;
   b: ScanSummary;
   changes: ScoreChange[];
   summary: { improved: number; declined: number; unchanged: number; not_comparable: number };
+  /** The checks that changed; null unless both scans carry per-check evidence. */
+  checks: CheckChange[] | null;
 }
 
 async function scanOrNull(db: DB, id: number): Promise<ScanDetail | null> {
@@ -109,5 +134,56 @@ export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff
     profile: s.profile,
     rubric_version: s.rubric_version,
   });
-  return { a: brief(left), b: brief(right), changes, summary };
+  return {
+    a: brief(left),
+    b: brief(right),
+    changes,
+    summary,
+    checks: checkChanges(evidenceChecks(left.evidence), evidenceChecks(right.evidence)),
+  };
+}
+
+/** Checks keyed by sub-score and id; a repeated id (e.g. two failed parts) keeps its occurrence number. */
+function keyed(checks: CheckPoints[]): Map<string, CheckPoints> {
+  const out = new Map<string, CheckPoints>();
+  const seen = new Map<string, number>();
+  for (const c of checks) {
+    const base = `${c.score}\u0000${c.id}`;
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.set(`${base}\u0000${n}`, c);
+  }
+  return out;
+}
+
+const side = (c: CheckPoints | undefined): CheckSide | null =>
+  c ? { points: c.points, max: c.max, detail: c.detail, remediation: c.remediation } : null;
+
+/**
+ * The checks whose points or maximum differ, or that one scan lacks: largest |delta| first, one-sided ones
+ * last, ties in the later scan's order (then the earlier one's). Null unless both sides carry checks.
+ */
+export function checkChanges(a: CheckPoints[] | null, b: CheckPoints[] | null): CheckChange[] | null {
+  if (a === null || b === null) return null;
+  const before = keyed(a);
+  const after = keyed(b);
+  const order = [...after.keys(), ...[...before.keys()].filter((k) => !after.has(k))];
+  const out: CheckChange[] = [];
+  for (const key of order) {
+    const x = before.get(key);
+    const y = after.get(key);
+    if (x && y && x.points === y.points && x.max === y.max) continue;
+    const named = (y ?? x) as CheckPoints;
+    out.push({
+      id: named.id,
+      score: named.score,
+      label: named.label,
+      a: side(x),
+      b: side(y),
+      delta: x && y ? round1(y.points - x.points) + 0 : null,
+    });
+  }
+  const weight = (c: CheckChange) => (c.delta === null ? -1 : Math.abs(c.delta));
+  // Array.prototype.sort is stable: equal weights keep the order built above.
+  return out.sort((p, q) => weight(q) - weight(p));
 }

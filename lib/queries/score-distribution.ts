@@ -1,4 +1,4 @@
-import { Type } from "@sinclair/typebox";
+import { type Static, Type } from "@sinclair/typebox";
 import type { DB } from "../schema/database.ts";
 import { RANKED_SCORES, type RankedScoreName } from "../scores/catalogue.ts";
 import { round1 } from "../scores/derive.ts";
@@ -41,10 +41,27 @@ export const DistributionMetaSchema = Type.Object({
   median: Type.Union([Type.Number(), Type.Null()], { description: "Median, one decimal; null when none" }),
   ...ProfileMetaSchema,
 });
+export type DistributionMeta = Static<typeof DistributionMetaSchema>;
 
-/** Which bin a score falls in: equal widths over 0..100, 100 itself in the last bin. */
-export const binOf = (value: number, bins: number): number =>
-  Math.min(bins - 1, Math.floor((value * bins) / 100));
+/**
+ * The bounds of `bins` equal bins over 0..100 as published: two decimals (`[9.68, 12.9)` for 31 bins). Bin `i` runs
+ * from `bounds[i]` (included) to `bounds[i + 1]` (excluded; the last includes 100).
+ */
+export function binBounds(bins: number): number[] {
+  return Array.from({ length: bins + 1 }, (_, i) => round2((i * 100) / bins));
+}
+
+/**
+ * Which bin a score falls in, against the bounds as published (`binBounds`): a 12.9 is in `[12.9, 16.13)`, not in
+ * `[9.68, 12.9)` where the unrounded bound 12.903… would put it. 100 itself is in the last bin.
+ */
+export function binOf(value: number, bounds: readonly number[]): number {
+  const bins = bounds.length - 1;
+  let i = Math.max(0, Math.min(bins - 1, Math.floor((value * bins) / 100)));
+  while (i > 0 && value < (bounds[i] as number)) i--;
+  while (i < bins - 1 && value >= (bounds[i + 1] as number)) i++;
+  return i;
+}
 
 /**
  * How the latest completed scans of universities (optionally of one country) spread over `bins` equal bins of
@@ -61,13 +78,15 @@ export async function scoreDistribution(db: DB, input: ScoreDistributionInput = 
   if (country) query = query.where("country", "=", country);
   if (choice.profile !== null) query = query.where("profile", "=", choice.profile);
   const rows = await query.execute();
+  const bounds = binBounds(bins);
   const counts = new Array<number>(bins).fill(0);
   const values: number[] = [];
   for (const row of rows) {
     if (row.v == null) continue;
     const v = Number(row.v);
     values.push(v);
-    counts[binOf(v, bins)] = (counts[binOf(v, bins)] ?? 0) + 1;
+    const bin = binOf(v, bounds);
+    counts[bin] = (counts[bin] ?? 0) + 1;
   }
   values.sort((a, b) => a - b);
   const n = values.length;
@@ -75,10 +94,9 @@ export async function scoreDistribution(db: DB, input: ScoreDistributionInput = 
   const median =
     n === 0 ? null : round1(n % 2 ? (values[mid] ?? 0) : ((values[mid - 1] ?? 0) + (values[mid] ?? 0)) / 2);
   const mean = n === 0 ? null : round1(values.reduce((a, b) => a + b, 0) / n);
-  const width = 100 / bins;
   const data: DistributionBin[] = counts.map((count, i) => ({
-    from: round2(i * width),
-    to: round2((i + 1) * width),
+    from: bounds[i] as number,
+    to: bounds[i + 1] as number,
     count,
   }));
   return {

@@ -61,9 +61,6 @@ export const ScanEvidenceSchema = Type.Object(
 
 export type ScanEvidence = Static<typeof ScanEvidenceSchema>;
 
-/** Room for a scan's evidence in the writer (its cap is 65,536 characters of JSON). */
-export const EVIDENCE_CHARS = 60_000;
-
 /**
  * The evidence cut to at most `maxChars` characters of JSON: first each page's links beyond 50, then the crawled
  * pages after the home page, then the parts' observations, then the observations altogether (the checks and

@@ -3,8 +3,9 @@ import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import type { ScanRecord } from "../write/records.ts";
 import { roundScore } from "../write/score-precision.ts";
+import { EVIDENCE_MAX_CHARS } from "../write/validate-record.ts";
 import { writeRecords } from "../write/write-records.ts";
-import { EVIDENCE_CHARS, fitEvidence, type ScanEvidence } from "./evidence.ts";
+import { fitEvidence, type ScanEvidence } from "./evidence.ts";
 import { rescoreEvidence } from "./rescore-evidence.ts";
 import { RUBRIC_VERSION } from "./rubric-version.ts";
 
@@ -122,7 +123,7 @@ export async function rescoreScans(
         summary.skipped++;
         continue;
       }
-      const fitted = fitEvidence(rescored.evidence, EVIDENCE_CHARS);
+      const fitted = fitEvidence(rescored.evidence, EVIDENCE_MAX_CHARS);
       const unchanged =
         sameScores(stored, rescored.scores) &&
         row.profile === rescored.profile &&

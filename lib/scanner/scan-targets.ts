@@ -1,12 +1,6 @@
 import type { DB } from "../schema/database.ts";
 import { isoTimestamp } from "../time/format.ts";
-
-/** A stored university to scan. */
-export interface StoredTarget {
-  domain: string;
-  name: string;
-  country: string;
-}
+import type { ScanTarget } from "./scan-outcome.ts";
 
 export interface TargetQuery {
   /** These domains only (each must be stored). */
@@ -23,7 +17,7 @@ export interface TargetQuery {
  * The universities `unirank scan` should scan, in domain order (stalest first with `staleDays`).
  * Throws naming the domains given that are not stored.
  */
-export async function scanTargets(db: DB, q: TargetQuery): Promise<StoredTarget[]> {
+export async function scanTargets(db: DB, q: TargetQuery): Promise<Required<ScanTarget>[]> {
   let query = db
     .selectFrom("universities as u")
     .leftJoin("latest_scans as l", "l.university_id", "u.id")

@@ -1,5 +1,5 @@
 import type { ScoredPart } from "../scores/check-points.ts";
-import type { Observations } from "./observations.ts";
+import type { Availability, Observations } from "./observations.ts";
 import { checkTable, earned } from "./rubric/check-table.ts";
 import { scoredFrom, unmeasured } from "./rubric/points.ts";
 
@@ -15,16 +15,19 @@ export const UPTIME_CHECKS = checkTable(S, "unirank", {
   },
 });
 
+/** The share of availability probes answered, in whole percent (answers beyond the total count as the total); null without probes. */
+export function uptimePercent(a: Availability | null | undefined): number | null {
+  if (!a || a.total === 0) return null;
+  return Math.round((100 * Math.min(a.answered, a.total)) / a.total);
+}
+
 /** tech_uptime_score: the share of availability probes answered; null without probes. */
 export function scoreUptime(o: Observations): ScoredPart {
   const a = o.availability;
-  if (!a || a.total === 0) return unmeasured(S, "no availability probes recorded");
+  const percent = uptimePercent(a);
+  if (!a || percent === null) return unmeasured(S, "no availability probes recorded");
   const answered = Math.min(a.answered, a.total);
   return scoredFrom(S, [
-    earned(
-      UPTIME_CHECKS.answered,
-      Math.round((100 * answered) / a.total),
-      `${answered} of ${a.total} probes answered`,
-    ),
+    earned(UPTIME_CHECKS.answered, percent, `${answered} of ${a.total} probes answered`),
   ]);
 }

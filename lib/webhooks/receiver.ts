@@ -1,7 +1,7 @@
 /**
  * The receiver side of unirank webhooks (`unirank/webhooks`): signature verification and a ready
  * `(Request) => Promise<Response>` handler. Web APIs only (Web Crypto, Request/Response, TextEncoder), so it
- * runs unchanged on Node ≥ 20, Bun, Deno and edge runtimes; nothing else of unirank is imported.
+ * runs unchanged on Node ≥ 22, Bun, Deno and edge runtimes; nothing else of unirank is imported.
  */
 
 /** The body of a `scan.completed` delivery, exactly as sent. */
@@ -46,7 +46,7 @@ const toHex = (bytes: Uint8Array): string =>
   Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 
 /** `sha256=<hex HMAC-SHA256 of the raw body keyed with the secret>`, the `X-Webhook-Signature` value. */
-export async function sign(secret: string, rawBody: string | Uint8Array): Promise<string> {
+export async function signWebhookBody(secret: string, rawBody: string | Uint8Array): Promise<string> {
   return `sha256=${toHex(await hmacSha256(secret, rawBody))}`;
 }
 
@@ -55,7 +55,7 @@ export async function sign(secret: string, rawBody: string | Uint8Array): Promis
  * 32 bytes is constant-time (every byte is compared, no early exit). Pass the body as received, before any
  * JSON parsing: re-serialised JSON will not match.
  */
-export async function verify(
+export async function verifyWebhookSignature(
   secret: string,
   rawBody: string | Uint8Array,
   header: string | null | undefined,
@@ -97,7 +97,7 @@ export function webhookHandler(options: WebhookHandlerOptions): (request: Reques
   return async (request) => {
     if (request.method !== "POST") return json(405, { error: "method not allowed" });
     const raw = new Uint8Array(await request.arrayBuffer());
-    if (!(await verify(options.secret, raw, request.headers.get(SIGNATURE_HEADER)))) {
+    if (!(await verifyWebhookSignature(options.secret, raw, request.headers.get(SIGNATURE_HEADER)))) {
       return json(403, { error: "invalid signature" });
     }
     let event: WebhookEvent;

@@ -2,10 +2,11 @@ import type { ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
 import { canonicalProfile, PROFILE_PART_NAMES, UNKNOWN_PROFILE } from "../scores/profile.ts";
+import { jsonMemberText } from "../text/json-member-text.ts";
 import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
 import { isCountryCode } from "./country-codes.ts";
 import type { ScanRecord, UniversityRecord } from "./records.ts";
-import { CSV_SCORE, roundScore } from "./score-precision.ts";
+import { CSV_SCORE, roundScore, writtenScoreInRange } from "./score-precision.ts";
 
 /** Fields of each record type; a CSV header may hold any of them (a file may mix both types). */
 export const UNIVERSITY_FIELDS: ReadonlySet<string> = new Set([
@@ -78,10 +79,16 @@ export function normaliseDomain(text: string): string | null {
  * are parsed from them); otherwise JSON types are required. `deriveScores: false` leaves missing composites and
  * `overall_score` as they are instead of deriving them (and requiring an overall score).
  */
+const LONG_DIGIT_RUN = /\d{9}/;
+
 export function validateRecord(
   value: unknown,
   csv: boolean,
-  options: { deriveScores?: boolean } = {},
+  options: {
+    deriveScores?: boolean;
+    /** The JSON text `value` was parsed from: scores at the bounds are judged as written there. */
+    source?: string;
+  } = {},
 ): Validation {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { ok: false, errors: ["a record must be a JSON object"] };
@@ -203,6 +210,8 @@ export function validateRecord(
     const raw = v[key];
     if (raw === null || raw === undefined) continue;
     let n: number;
+    /** The number as written, where it is known (a CSV cell; the JSON text, asked for only at the bounds). */
+    let written: string | undefined;
     if (csv && typeof raw === "string") {
       if (!CSV_SCORE.test(raw)) {
         errors.push(
@@ -211,13 +220,26 @@ export function validateRecord(
         continue;
       }
       n = Number(raw);
-    } else if (typeof raw === "number") n = raw;
-    else {
+      written = raw;
+    } else if (typeof raw === "number") {
+      n = raw;
+      // A double of 100 or -0 may stand for a number beyond the bounds as written (100 only for one written with
+      // 17 or more significant digits, so with a run of 9 digits at least): then, and for a refusal's message,
+      // the number is read from the text.
+      const source = options.source;
+      if (
+        source !== undefined &&
+        (!(n >= 0 && n <= 100) || Object.is(n, -0) || (n === 100 && LONG_DIGIT_RUN.test(source)))
+      )
+        written = jsonMemberText(source, key);
+    } else {
       errors.push(`${key} ${show(raw)} is not a number`);
       continue;
     }
-    if (!Number.isFinite(n) || n < 0 || n > 100) {
-      errors.push(`${key} ${raw} is outside 0..100`);
+    const inRange =
+      written === undefined ? Number.isFinite(n) && n >= 0 && n <= 100 : writtenScoreInRange(written);
+    if (!inRange) {
+      errors.push(`${key} ${written ?? raw} is outside 0..100`);
       continue;
     }
     scores[key as ScoreName] = roundScore(n);

@@ -1,9 +1,6 @@
 import type { Command } from "commander";
-import { type AuditRecord, type DB, migrate, readAudit } from "../../lib/index.ts";
-import { parseTimestamp } from "../../lib/time/format.ts";
-import { loadConfig } from "../config.ts";
-import { openAccessState, openDatabase } from "../db/open.ts";
-import { DB_OPTION_HELP } from "./options.ts";
+import type { AuditRecord, DB } from "../../lib/index.ts";
+import { DB_OPTION_HELP, withDatabase } from "./kit.ts";
 
 const COLUMNS = [
   "id",
@@ -22,8 +19,12 @@ function csvField(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** `since` as a timestamp or a relative duration (`15m`, `24h`, `7d`). */
-export function parseSince(text: string, now = new Date()): Date {
+/** `since` as a timestamp (read by `parseTimestamp`) or a relative duration (`15m`, `24h`, `7d`). */
+export function parseSince(
+  text: string,
+  parseTimestamp: (text: string) => Date | null,
+  now = new Date(),
+): Date {
   const rel = /^(\d+)([smhd])$/.exec(text.trim());
   if (rel) {
     const unit = { s: 1, m: 60, h: 3600, d: 86400 }[rel[2] as "s" | "m" | "h" | "d"];
@@ -51,21 +52,20 @@ export function registerAudit(program: Command): void {
     .action(async (opts) => {
       if (opts.format !== "ndjson" && opts.format !== "csv")
         throw new Error("--format must be ndjson or csv");
-      const since = opts.since ? parseSince(opts.since) : undefined;
-      const config = loadConfig(opts);
-      const data = await openDatabase(config.db);
-      try {
-        await migrate(data.db);
+      const [{ parseTimestamp, readAudit }, { openAccessState }] = await Promise.all([
+        import("../../lib/index.ts"),
+        import("../db/open.ts"),
+      ]);
+      const since = opts.since ? parseSince(opts.since, parseTimestamp) : undefined;
+      await withDatabase(opts, async ({ config, opened }) => {
         // The audit log lives with the access state (beside a SQLite file, in its own file).
-        const state = await openAccessState(config.db, data);
+        const state = await openAccessState(config.db, opened);
         try {
           await printAudit(state.db);
         } finally {
           await state.close();
         }
-      } finally {
-        await data.close();
-      }
+      });
       async function printAudit(db: DB): Promise<void> {
         const write = (text: string) =>
           process.stdout.write(text)

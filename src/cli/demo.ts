@@ -1,8 +1,6 @@
 import type { Command } from "commander";
-import { countDemoUniversities, type DB, migrate, removeDemoUniversities } from "../../lib/index.ts";
-import { loadConfig } from "../config.ts";
-import { displayLocation, openDatabase } from "../db/open.ts";
-import { DB_OPTION_HELP } from "./options.ts";
+import type { DB } from "../../lib/index.ts";
+import { out, withDatabase, withDbOption } from "./kit.ts";
 
 /** `--with-demo` of the commands that bring real universities into a database. */
 export const WITH_DEMO_OPTION = [
@@ -16,6 +14,10 @@ export const WITH_DEMO_OPTION = [
  */
 export async function refuseDemoMix(db: DB, location: string, withDemo: boolean | undefined): Promise<void> {
   if (withDemo) return;
+  const [{ countDemoUniversities }, { displayLocation }] = await Promise.all([
+    import("../../lib/index.ts"),
+    import("../db/open.ts"),
+  ]);
   const demo = await countDemoUniversities(db);
   if (demo === 0) return;
   throw new Error(
@@ -24,25 +26,24 @@ export async function refuseDemoMix(db: DB, location: string, withDemo: boolean 
   );
 }
 
+/** `unirank demo remove`: the synthetic demo dataset out of a database. */
 export function registerDemo(program: Command): void {
   const demo = program.command("demo").description("the synthetic demo dataset a new database starts with");
-  demo
-    .command("remove")
-    .description("take the demo universities (and their scans) out of the database; rankings follow at once")
-    .option("--db <path>", DB_OPTION_HELP)
-    .action(async (opts: { db?: string }) => {
-      const config = loadConfig(opts);
-      const opened = await openDatabase(config.db);
-      try {
-        await migrate(opened.db);
-        const removed = await removeDemoUniversities(opened.db);
-        process.stdout.write(
-          removed.universities === 0
-            ? `no demo universities in ${displayLocation(config.db)}\n`
-            : `removed ${removed.universities} demo universities and ${removed.scans} scans from ${displayLocation(config.db)}\n`,
-        );
-      } finally {
-        await opened.close();
-      }
+  withDbOption(
+    demo
+      .command("remove")
+      .description(
+        "take the demo universities (and their scans) out of the database; rankings follow at once",
+      ),
+  ).action(async (opts: { db?: string }) => {
+    const { displayLocation } = await import("../db/open.ts");
+    await withDatabase(opts, async ({ db, core, config }) => {
+      const removed = await core.removeDemoUniversities(db);
+      out(
+        removed.universities === 0
+          ? `no demo universities in ${displayLocation(config.db)}`
+          : `removed ${removed.universities} demo universities and ${removed.scans} scans from ${displayLocation(config.db)}`,
+      );
     });
+  });
 }

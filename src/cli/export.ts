@@ -1,24 +1,11 @@
 import { rmSync } from "node:fs";
 import type { Command } from "commander";
-import type { ExportSelection } from "../../lib/export/rows.ts";
-import { migrate, normaliseDomain } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
-import { isCountryCode } from "../../lib/write/country-codes.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
+import type { ExportSelection } from "../../lib/index.ts";
+import { EXPORT_FORMATS, type ExportFormat, formatOfPath } from "../export/formats.ts";
 import { partialName, STDOUT } from "../export/output.ts";
-import {
-  EXPORT_FORMATS,
-  type ExportFormat,
-  formatOfPath,
-  placementProblem,
-  runExport,
-} from "../export/run-export.ts";
 import type { ExportCounts } from "../export/stream-format.ts";
-import { collectGarbage, startMemorySteward } from "../memory-steward.ts";
-import { VERSION } from "../version.ts";
 import { parseSince } from "./audit.ts";
-import { DB_OPTION_HELP } from "./options.ts";
+import { withDatabase, withDbOption } from "./kit.ts";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const count = (x: number, what: string) => `${n(x)} ${what}${x === 1 ? "" : "s"}`;
@@ -41,24 +28,25 @@ interface ExportOpts {
 }
 
 /** The selection the options name; a bad value is an error naming it. */
-function selectionOf(opts: ExportOpts): ExportSelection {
+function selectionOf(opts: ExportOpts, core: typeof import("../../lib/index.ts")): ExportSelection {
   const countries = list(opts.country).map((c) => c.toUpperCase());
-  const badCountries = countries.filter((c) => !isCountryCode(c));
+  const badCountries = countries.filter((c) => !core.isCountryCode(c));
   if (badCountries.length > 0)
     throw new Error(`not an ISO 3166-1 alpha-2 country code: ${badCountries.join(", ")}`);
-  const domains = list(opts.domain).map((d) => ({ given: d, domain: normaliseDomain(d) }));
+  const domains = list(opts.domain).map((d) => ({ given: d, domain: core.normaliseDomain(d) }));
   const badDomains = domains.filter((d) => d.domain === null).map((d) => d.given);
   if (badDomains.length > 0) throw new Error(`not a domain name: ${badDomains.join(", ")}`);
   const selection: ExportSelection = {};
   if (countries.length > 0) selection.countries = countries;
   if (domains.length > 0) selection.domains = domains.map((d) => d.domain as string);
-  if (opts.since !== undefined) selection.since = isoTimestamp(parseSince(opts.since));
+  if (opts.since !== undefined)
+    selection.since = core.isoTimestamp(parseSince(opts.since, core.parseTimestamp));
   return selection;
 }
 
+/** `unirank export`: the data, or a selection, in the formats researchers' tools read. */
 export function registerExport(program: Command): void {
-  program
-    .command("export")
+  withDbOption(program.command("export"))
     .description(
       "write the data (or a selection) to a file or - (stdout) as NDJSON (the import format), CSV, Parquet or a SQLite snapshot; one consistent snapshot, streamed (docs/research.md)",
     )
@@ -76,7 +64,6 @@ export function registerExport(program: Command): void {
       "--since <t>",
       "only scans completed (else started) at or after this time: a timestamp or a duration back from now (30d); csv: universities whose latest completed scan did",
     )
-    .option("--db <path>", DB_OPTION_HELP)
     .action(async (file: string, opts: ExportOpts) => {
       const format = (opts.format ??
         (file === STDOUT ? "ndjson" : formatOfPath(file))) as ExportFormat | null;
@@ -84,56 +71,62 @@ export function registerExport(program: Command): void {
         throw new Error(`cannot tell the format from ${file}; give --format (${EXPORT_FORMATS.join(", ")})`);
       if (!EXPORT_FORMATS.includes(format))
         throw new Error(`--format must be one of ${EXPORT_FORMATS.join(", ")}`);
+      // Loaded on use: other commands, and `--help`, start without the exporters.
+      const [{ placementProblem, runExport }, { collectGarbage, startMemorySteward }, { VERSION }] =
+        await Promise.all([
+          import("../export/run-export.ts"),
+          import("../memory-steward.ts"),
+          import("../version.ts"),
+        ]);
       const problem = placementProblem(format, file);
       if (problem) throw new Error(problem);
-      const selection = selectionOf(opts);
-      const config = loadConfig(opts);
-      const opened = await openDatabase(config.db);
-      const stopSteward = startMemorySteward(config.gcHeadroomMb);
-      const counts: ExportCounts = { universities: 0, scans: 0, rows: 0 };
-      const started = performance.now();
-      const ticker = setInterval(() => {
-        const rate = Math.round(counts.rows / Math.max((performance.now() - started) / 1000, 0.001));
-        process.stderr.write(`export: ${n(counts.rows)} rows, ${n(rate)} rows/s\n`);
-      }, 2000);
-      ticker.unref();
-      // Ctrl-C or SIGTERM: the temporary file goes, nothing half-written stays.
-      const onSignal = () => {
-        if (file !== STDOUT) {
-          for (const suffix of ["", "-wal", "-shm"]) rmSync(`${partialName(file)}${suffix}`, { force: true });
-        }
-        process.stderr.write("unirank export: interrupted; nothing was written\n");
-        process.exit(130);
-      };
-      process.on("SIGINT", onSignal);
-      process.on("SIGTERM", onSignal);
-      try {
-        await migrate(opened.db);
-        let s: Awaited<ReturnType<typeof runExport>>;
+      await withDatabase({ ...opts }, async ({ db, core, config }) => {
+        const selection = selectionOf(opts, core);
+        const stopSteward = startMemorySteward(config.gcHeadroomMb);
+        const counts: ExportCounts = { universities: 0, scans: 0, rows: 0 };
+        const started = performance.now();
+        const ticker = setInterval(() => {
+          const rate = Math.round(counts.rows / Math.max((performance.now() - started) / 1000, 0.001));
+          process.stderr.write(`export: ${n(counts.rows)} rows, ${n(rate)} rows/s\n`);
+        }, 2000);
+        ticker.unref();
+        // Ctrl-C or SIGTERM: the temporary file goes, nothing half-written stays.
+        const onSignal = () => {
+          if (file !== STDOUT) {
+            for (const suffix of ["", "-wal", "-shm"])
+              rmSync(`${partialName(file)}${suffix}`, { force: true });
+          }
+          process.stderr.write("unirank export: interrupted; nothing was written\n");
+          process.exit(130);
+        };
+        process.on("SIGINT", onSignal);
+        process.on("SIGTERM", onSignal);
         try {
-          s = await runExport(opened.db, {
-            format,
-            path: file,
-            selection,
-            version: VERSION,
-            counts,
-            collect: collectGarbage,
-          });
-        } catch (e) {
-          // The reader of standard output closed it (`| head`): it has what it wanted.
-          if ((e as { code?: string }).code === "EPIPE" && file === STDOUT) return;
-          throw e;
+          let s: Awaited<ReturnType<typeof runExport>>;
+          try {
+            s = await runExport(db, {
+              format,
+              path: file,
+              selection,
+              version: VERSION,
+              counts,
+              collect: collectGarbage,
+            });
+          } catch (e) {
+            // The reader of standard output closed it (`| head`): it has what it wanted.
+            if ((e as { code?: string }).code === "EPIPE" && file === STDOUT) return;
+            throw e;
+          }
+          const rate = Math.round(s.rows / Math.max(s.seconds, 0.001));
+          process.stderr.write(
+            `exported ${written(format, s)} (${n(s.rows)} rows, ${format}) to ${file} in ${s.seconds.toFixed(1)} s (${n(rate)} rows/s); data generation ${s.generation}, unirank ${VERSION}\n`,
+          );
+        } finally {
+          clearInterval(ticker);
+          stopSteward();
+          process.off("SIGINT", onSignal);
+          process.off("SIGTERM", onSignal);
         }
-        const rate = Math.round(s.rows / Math.max(s.seconds, 0.001));
-        process.stderr.write(
-          `exported ${written(format, s)} (${n(s.rows)} rows, ${format}) to ${file} in ${s.seconds.toFixed(1)} s (${n(rate)} rows/s); data generation ${s.generation}, unirank ${VERSION}\n`,
-        );
-      } finally {
-        clearInterval(ticker);
-        stopSteward();
-        process.off("SIGINT", onSignal);
-        process.off("SIGTERM", onSignal);
-        await opened.close();
-      }
+      });
     });
 }

@@ -1,31 +1,20 @@
 import { statSync } from "node:fs";
-import cliProgress from "cli-progress";
+import type cliProgress from "cli-progress";
 import type { Command } from "commander";
-import {
-  formatIssue,
-  ImportAbortedError,
-  type ImportProgress,
-  type ImportResult,
-  importRecords,
-  migrate,
-} from "../../lib/index.ts";
-import { fileSource } from "../../lib/node/file-source.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
-import { startMemorySteward } from "../memory-steward.ts";
-import { DB_OPTION_HELP } from "./options.ts";
+import type { ImportProgress, ImportResult } from "../../lib/index.ts";
+import { DB_OPTION_HELP, withDatabase } from "./kit.ts";
 
 const n = (x: number) => x.toLocaleString("en-US");
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 /** Shows progress: a bar on a terminal, a plain line every few seconds otherwise (both on stderr). */
-function progressReporter(paths: string[], tty: boolean) {
+function progressReporter(paths: string[], tty: boolean, bars: typeof cliProgress) {
   const sizes = paths.map((p) => statSync(p).size);
   const total = sizes.reduce((a, b) => a + b, 0);
   const before = (i: number) => sizes.slice(0, i).reduce((a, b) => a + b, 0);
   const t0 = performance.now();
   if (tty) {
-    const bar = new cliProgress.SingleBar(
+    const bar = new bars.SingleBar(
       {
         format:
           "import |{bar}| {percentage}% | {done} of {size} | {records} records | {rate} rows/s | {rejected} rejected",
@@ -33,7 +22,7 @@ function progressReporter(paths: string[], tty: boolean) {
         hideCursor: true,
         clearOnComplete: true,
       },
-      cliProgress.Presets.shades_classic,
+      bars.Presets.shades_classic,
     );
     bar.start(Math.max(total, 1), 0, { done: mb(0), size: mb(total), records: 0, rate: 0, rejected: 0 });
     return {
@@ -81,6 +70,7 @@ export function formatSummary(r: ImportResult, files: number): string {
   ].join("\n");
 }
 
+/** `unirank import`: NDJSON or CSV files into the database, in one transaction. */
 export function registerImport(program: Command): void {
   program
     .command("import")
@@ -100,29 +90,43 @@ export function registerImport(program: Command): void {
         throw new Error("--format must be ndjson or csv");
       }
       for (const f of files) statSync(f); // a missing file fails before anything is opened
-      const config = loadConfig(opts);
-      // 32 MB of SQLite page cache: a 1,000,000-scan import 44 → 31 s, peak RSS 244 → 281 MB; statement journals in
-      // memory: 30 → 25–27 s (docs/performance.md).
-      const opened = await openDatabase(config.db, { cacheMb: 32, tempStore: "memory" });
-      // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB.
-      const stopSteward = startMemorySteward(config.gcHeadroomMb);
+      const [{ default: bars }, { fileSource }, { startMemorySteward }, { ImportAbortedError, formatIssue }] =
+        await Promise.all([
+          import("cli-progress"),
+          import("../../lib/node/index.ts"),
+          import("../memory-steward.ts"),
+          import("../../lib/index.ts"),
+        ]);
       const abort = new AbortController();
       const onSignal = () => abort.abort();
       process.on("SIGINT", onSignal);
       process.on("SIGTERM", onSignal);
-      const progress = progressReporter(files, Boolean(process.stderr.isTTY));
+      const progress = progressReporter(files, Boolean(process.stderr.isTTY), bars);
       let result: ImportResult;
       try {
-        await migrate(opened.db);
-        result = await importRecords(
-          opened.db,
-          files.map((f) => fileSource(f, { format: opts.format })),
-          {
-            events: opts.events !== false,
-            skipInvalid: Boolean(opts.skipInvalid),
-            signal: abort.signal,
-            onProgress: (p) => progress.update(p),
+        result = await withDatabase(
+          opts,
+          async ({ db, core, config }) => {
+            // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB.
+            const stopSteward = startMemorySteward(config.gcHeadroomMb);
+            try {
+              return await core.importRecords(
+                db,
+                files.map((f) => fileSource(f, { format: opts.format })),
+                {
+                  events: opts.events !== false,
+                  skipInvalid: Boolean(opts.skipInvalid),
+                  signal: abort.signal,
+                  onProgress: (p) => progress.update(p),
+                },
+              );
+            } finally {
+              stopSteward();
+            }
           },
+          // 32 MB of SQLite page cache: a 1,000,000-scan import 44 → 31 s, peak RSS 244 → 281 MB; statement
+          // journals in memory: 30 → 25–27 s (docs/performance.md).
+          { sqlite: { cacheMb: 32, tempStore: "memory" } },
         );
       } catch (e) {
         progress.stop();
@@ -133,17 +137,20 @@ export function registerImport(program: Command): void {
         }
         throw e;
       } finally {
-        stopSteward();
         progress.stop();
         process.off("SIGINT", onSignal);
         process.off("SIGTERM", onSignal);
-        await opened.close();
       }
       for (const issue of result.issues) process.stderr.write(`${formatIssue(issue)}\n`);
       if (result.issuesOmitted > 0)
         process.stderr.write(`... and ${n(result.issuesOmitted)} more problems\n`);
       process.stdout.write(`${formatSummary(result, files.length)}\n`);
-      if (!result.committed) {
+      if (result.unreadable) {
+        process.stderr.write(
+          `unirank import: ${result.unreadable.source} cannot be read to its end; nothing was written, --skip-invalid or not (what was read before the failure cannot be trusted)\n`,
+        );
+        process.exitCode = 1;
+      } else if (!result.committed) {
         process.stderr.write(
           `unirank import: ${n(result.rejected)} invalid record${result.rejected === 1 ? "" : "s"}; nothing was written (--skip-invalid imports the valid ones)\n`,
         );

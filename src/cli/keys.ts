@@ -1,26 +1,9 @@
 import type { Command } from "commander";
-import { createKey, listKeys, migrate, revokeKey } from "../../lib/index.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
-import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+import { DB_OPTION_HELP, out, positiveInt, table, wholeNumber, withDatabase } from "./kit.ts";
 
 /** `unirank keys create|list|revoke`: API keys. The key and signing secret are printed once, at creation. */
 export function registerKeys(program: Command): void {
   const keys = program.command("keys").description("create, list and revoke API keys");
-
-  const withDb = async <T>(
-    opts: { db?: string },
-    run: (db: Awaited<ReturnType<typeof openDatabase>>["db"]) => Promise<T>,
-  ) => {
-    const config = loadConfig(opts);
-    const opened = await openDatabase(config.db);
-    try {
-      await migrate(opened.db);
-      return await run(opened.db);
-    } finally {
-      await opened.close();
-    }
-  };
 
   keys
     .command("create")
@@ -31,7 +14,7 @@ export function registerKeys(program: Command): void {
     .option(
       "--rate-limit <n>",
       "requests per rolling hour, 0 = unlimited (default 5000)",
-      positiveInt("rate limit"),
+      wholeNumber("rate limit"),
     )
     .option(
       "--require-signature",
@@ -40,11 +23,15 @@ export function registerKeys(program: Command): void {
     .option("--json", "print the result as JSON")
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (name: string, opts) => {
-      const created = await withDb(opts, (db) =>
-        createKey(db, { name, rateLimit: opts.rateLimit, requireSignature: Boolean(opts.requireSignature) }),
+      const created = await withDatabase(opts, ({ db, core }) =>
+        core.createKey(db, {
+          name,
+          rateLimit: opts.rateLimit,
+          requireSignature: Boolean(opts.requireSignature),
+        }),
       );
       if (opts.json) {
-        process.stdout.write(`${JSON.stringify(created)}\n`);
+        out(JSON.stringify(created));
         return;
       }
       const lines = [
@@ -53,7 +40,7 @@ export function registerKeys(program: Command): void {
         ...(created.signing_secret ? [`signing secret: ${created.signing_secret}`] : []),
         "Store these now: only a hash of the key is kept and they are never shown again.",
       ];
-      process.stdout.write(`${lines.join("\n")}\n`);
+      out(lines.join("\n"));
     });
 
   keys
@@ -62,36 +49,29 @@ export function registerKeys(program: Command): void {
     .option("--json", "one JSON object per line")
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (opts) => {
-      const rows = await withDb(opts, (db) => listKeys(db));
+      const rows = await withDatabase(opts, ({ db, core }) => core.listKeys(db));
       if (opts.json) {
-        for (const r of rows) process.stdout.write(`${JSON.stringify(r)}\n`);
+        for (const r of rows) out(JSON.stringify(r));
         return;
       }
       if (rows.length === 0) {
-        process.stdout.write("no keys\n");
+        out("no keys");
         return;
       }
-      const table = [
-        ["ID", "NAME", "PREFIX", "LIMIT/H", "SIGNED", "CREATED", "REVOKED"],
-        ...rows.map((r) => [
-          String(r.id),
-          r.name,
-          `${r.prefix}…`,
-          r.rate_limit === 0 ? "unlimited" : String(r.rate_limit),
-          r.require_signature ? "yes" : "no",
-          r.created_at,
-          r.revoked_at ?? "-",
+      out(
+        table([
+          ["ID", "NAME", "PREFIX", "LIMIT/H", "SIGNED", "CREATED", "REVOKED"],
+          ...rows.map((r) => [
+            String(r.id),
+            r.name,
+            `${r.prefix}…`,
+            r.rate_limit === 0 ? "unlimited" : String(r.rate_limit),
+            r.require_signature ? "yes" : "no",
+            r.created_at,
+            r.revoked_at ?? "-",
+          ]),
         ]),
-      ];
-      const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => (row[i] ?? "").length)));
-      for (const row of table) {
-        process.stdout.write(
-          `${row
-            .map((c, i) => c.padEnd(widths[i] ?? 0))
-            .join("  ")
-            .trimEnd()}\n`,
-        );
-      }
+      );
     });
 
   keys
@@ -100,7 +80,7 @@ export function registerKeys(program: Command): void {
     .argument("<id>", "the key's id (see keys list)", positiveInt("id"))
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (id: number, opts) => {
-      const row = await withDb(opts, (db) => revokeKey(db, id));
-      process.stdout.write(`revoked key ${row.id} "${row.name}" (${row.prefix}…) at ${row.revoked_at}\n`);
+      const row = await withDatabase(opts, ({ db, core }) => core.revokeKey(db, id));
+      out(`revoked key ${row.id} "${row.name}" (${row.prefix}…) at ${row.revoked_at}`);
     });
 }

@@ -1,14 +1,13 @@
 import type { Command } from "commander";
-import { migrate, scanStatus } from "../../lib/index.ts";
-import { loadConfig, parseDuration } from "../config.ts";
-import { displayLocation, openDatabase } from "../db/open.ts";
-import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+import { DB_OPTION_HELP, out, positiveInt, withDatabase } from "./kit.ts";
 
 const DAY = 86_400_000;
 
-/** `unirank scan status`: the scheduler's state as the database holds it, for every server sharing it. */
-export function registerScanStatus(program: Command): void {
-  const scan = program.commands.find((c) => c.name() === "scan") ?? program.command("scan");
+/**
+ * `unirank scan status`: the scheduler's state as the database holds it, for every server sharing it. A
+ * subcommand of `scan`, registered by it.
+ */
+export function registerScanStatus(scan: Command): void {
   scan
     .command("status")
     .description("due, running, completed and failed in the last period, the next due, the last failures")
@@ -19,19 +18,22 @@ export function registerScanStatus(program: Command): void {
     .action(async (opts: { scanEvery?: string; failures?: number; json?: boolean; db?: string }) => {
       // `scan` has a --db of its own, which commander gives the parent when both could take it.
       const db = opts.db ?? (scan.opts() as { db?: string }).db;
-      const config = loadConfig({ db, scanEvery: opts.scanEvery });
-      const everyMs = config.scanEveryMs || parseDuration("scan interval", "30d");
-      const opened = await openDatabase(config.db);
-      try {
-        await migrate(opened.db);
-        const report = await scanStatus(opened.db, {
+      const [{ parseDuration }, { displayLocation }] = await Promise.all([
+        import("../config.ts"),
+        import("../db/open.ts"),
+      ]);
+      await withDatabase({ db, scanEvery: opts.scanEvery }, async ({ db: database, core, config }) => {
+        const everyMs = config.scanEveryMs || parseDuration("scan interval", "30d");
+        // Scans left running by servers that stopped without storing them are closed first (as failed).
+        await core.closeExpiredLeases(database);
+        const report = await core.scanStatus(database, {
           now: new Date(),
           everyMs,
           retryMs: Math.min(everyMs, DAY),
           failures: opts.failures,
         });
         if (opts.json) {
-          process.stdout.write(`${JSON.stringify(report, null, 2)}\n`);
+          out(JSON.stringify(report, null, 2));
           return;
         }
         const lines = [
@@ -45,9 +47,7 @@ export function registerScanStatus(program: Command): void {
           ...(report.last_failures.length ? ["last failures:"] : []),
           ...report.last_failures.map((f) => `  ${f.at}  ${f.domain}: ${f.reason ?? "failed"}`),
         ];
-        process.stdout.write(`${lines.join("\n")}\n`);
-      } finally {
-        await opened.close();
-      }
+        out(lines.join("\n"));
+      });
     });
 }

@@ -1,17 +1,20 @@
 import { readFileSync } from "node:fs";
-import cliProgress from "cli-progress";
+import type cliProgress from "cli-progress";
 import { type Command, InvalidArgumentError } from "commander";
-import { migrate } from "../../lib/migrations/migrate.ts";
-import { scanTargets } from "../../lib/scanner/scan-targets.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
-import { startMemorySteward } from "../memory-steward.ts";
-import { parseResolver } from "../scanner/resolver-address.ts";
-import type { ScanOutcome, ScanPart, ScanTarget } from "../scanner/scan-university.ts";
+import type { ScanOutcome, ScanTarget } from "../../lib/scanner/index.ts";
 import { SCANNER_DEFAULTS } from "../scanner/scanner-defaults.ts";
 import { refuseDemoMix, WITH_DEMO_OPTION } from "./demo.ts";
+import {
+  DB_OPTION_HELP,
+  portsOption,
+  positiveInt,
+  resolverOption,
+  seconds,
+  wholeNumber,
+  withDatabase,
+} from "./kit.ts";
 import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
-import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+import { registerScanStatus } from "./scan-status.ts";
 
 /** Exit code when the run finished but some scans failed. */
 export const EXIT_SCANS_FAILED = 3;
@@ -24,40 +27,16 @@ export function parseAge(text: string): number {
   return m[2] === "h" ? n / 24 : m[2] === "m" ? n / 1440 : n;
 }
 
-const seconds = (name: string) => (v: string) => {
-  const n = Number(v);
-  if (!/^\d+(\.\d+)?$/.test(v) || n <= 0 || n > 3600)
-    throw new InvalidArgumentError(`${name} takes seconds from 0.001 to 3600`);
-  return Math.round(n * 1000);
-};
-
-function parsePorts(v: string): { http: number; https: number } {
-  const m = /^(\d+),(\d+)$/.exec(v);
-  const http = Number(m?.[1]);
-  const https = Number(m?.[2]);
-  if (!m || http < 1 || http > 65535 || https < 1 || https > 65535)
-    throw new InvalidArgumentError("--ports takes HTTP,HTTPS port numbers, e.g. 8080,8443");
-  return { http, https };
-}
-
-function resolverOption(v: string) {
-  try {
-    return parseResolver(v);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message);
-  }
-}
-
-function reporter(total: number, tty: boolean) {
+function reporter(total: number, tty: boolean, bars: typeof cliProgress) {
   if (tty) {
-    const bar = new cliProgress.SingleBar(
+    const bar = new bars.SingleBar(
       {
         format: "scan |{bar}| {value}/{total} | {completed} completed | {failed} failed | {domain}",
         stream: process.stderr,
         hideCursor: true,
         clearOnComplete: true,
       },
-      cliProgress.Presets.shades_classic,
+      bars.Presets.shades_classic,
     );
     bar.start(total, 0, { completed: 0, failed: 0, domain: "" });
     let completed = 0;
@@ -83,6 +62,7 @@ function reporter(total: number, tty: boolean) {
   };
 }
 
+/** `unirank scan`, with its `status` subcommand. */
 export function registerScan(program: Command): void {
   const scan = program
     .command("scan")
@@ -92,7 +72,7 @@ export function registerScan(program: Command): void {
     .option("--stale <age>", "only universities whose latest scan is older (30d, 12h) or missing", parseAge)
     .option("--country <XX>", "only universities of this country (ISO 3166-1 alpha-2)")
     .option("--limit <n>", "at most this many universities", positiveInt("--limit"))
-    .option("--concurrency <n>", "scans at once (default 8)", positiveInt("--concurrency", 256), 8)
+    .option("--concurrency <n>", "scans at once (default 8)", positiveInt("--concurrency", 256))
     .option("--db <path>", DB_OPTION_HELP)
     .option(...WITH_DEMO_OPTION)
     .option(
@@ -114,9 +94,17 @@ export function registerScan(program: Command): void {
     .option(
       "--delay <ms>",
       "pause between two requests to one host (default 200)",
-      positiveInt("--delay", 60_000),
+      wholeNumber("--delay", 60_000),
     )
-    .option("--ports <http,https>", "ports for URLs without one (default 80,443; for fixtures)", parsePorts);
+    .option(
+      "--ports <http,https>",
+      "ports for URLs without one (default 80,443; for fixtures)",
+      portsOption("--ports"),
+    )
+    .option(
+      "--memory <mb>",
+      "resident memory one scan's process may reach before the scan fails (env UNIRANK_SCAN_MEMORY; default 512)",
+    );
   for (const [flags, description] of MEASUREMENT_OPTIONS) scan.option(flags, description);
   scan.action(async (domains: string[], opts) => {
     if (domains.length === 0 && !opts.all && opts.stale === undefined && !opts.country)
@@ -124,66 +112,80 @@ export function registerScan(program: Command): void {
     if (opts.country && !/^[A-Za-z]{2}$/.test(opts.country))
       throw new Error("--country takes a two-letter code");
     const ca = opts.caFile ? [readFileSync(opts.caFile, "utf8")] : undefined;
-    const config = loadConfig(opts);
-    const opened = await openDatabase(config.db);
-    // A scan makes garbage fast (pages, certificates, evidence): collected when the resident size grows.
-    const stopSteward = startMemorySteward(config.gcHeadroomMb);
-    const abort = new AbortController();
-    const onSignal = () => abort.abort("interrupted");
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-    let measurements: { parts: ScanPart[]; close(): Promise<void> } | undefined;
-    try {
-      await migrate(opened.db);
-      await refuseDemoMix(opened.db, config.db, opts.withDemo);
-      const targets = await scanTargets(opened.db, {
-        domains: domains.length > 0 ? domains : undefined,
-        staleDays: opts.stale,
-        country: opts.country,
-        limit: opts.limit,
-      });
-      if (targets.length === 0) {
-        process.stdout.write("nothing to scan\n");
-        return;
+    // Loaded on use: other commands, and `--help`, start without the scanner's modules.
+    const [{ default: bars }, { runScans }, { ScanProcesses }] = await Promise.all([
+      import("cli-progress"),
+      import("../scanner/run-scans.ts"),
+      import("../scanner/scan-processes.ts"),
+    ]);
+    await withDatabase({ ...opts, scanMemory: opts.memory }, async ({ db, core, config }) => {
+      const abort = new AbortController();
+      const onSignal = () => abort.abort("interrupted");
+      process.on("SIGINT", onSignal);
+      process.on("SIGTERM", onSignal);
+      let processes: { close(): Promise<void> } | undefined;
+      try {
+        await refuseDemoMix(db, config.db, opts.withDemo);
+        // Scans left running by scanning servers that stopped without storing them are closed first (as failed).
+        await core.closeExpiredLeases(db);
+        const targets = await core.scanTargets(db, {
+          domains: domains.length > 0 ? domains : undefined,
+          staleDays: opts.stale,
+          country: opts.country,
+          limit: opts.limit,
+        });
+        if (targets.length === 0) {
+          process.stdout.write("nothing to scan\n");
+          return;
+        }
+        const concurrency = opts.concurrency ?? 8;
+        // Each scan runs in a scan process of its own, as in `serve`; the outcomes are stored here.
+        const pool = new ScanProcesses({
+          size: Math.min(concurrency, targets.length),
+          memoryMb: config.scanMemoryMb,
+          settings: {
+            resolver: opts.resolver,
+            contact: opts.contact,
+            ca,
+            allowPrivateTargets: Boolean(opts.allowPrivateTargets),
+            maxPages: opts.maxPages,
+            requestTimeoutMs: opts.timeout,
+            scanTimeoutMs: opts.scanTimeout,
+            maxBytes: opts.maxBytes,
+            delayMs: opts.delay,
+            ports: opts.ports,
+            chromium: opts.chromium,
+            sources: opts.sources,
+            openalexUrl: opts.openalexUrl,
+            wikidataUrl: opts.wikidataUrl,
+            greenwebUrl: opts.greenwebUrl,
+          },
+        });
+        processes = pool;
+        const progress = reporter(targets.length, Boolean(process.stderr.isTTY), bars);
+        const failures: string[] = [];
+        const summary = await runScans(db, targets, {
+          scan: pool.scan,
+          concurrency,
+          signal: abort.signal,
+          onScan(t, o) {
+            progress.scanned(t, o);
+            if (o.status === "failed") failures.push(`  ${t.domain}: ${o.failure_reason}`);
+          },
+        }).finally(() => progress.stop());
+        const rate = (summary.completed + summary.failed) / Math.max(summary.seconds, 0.001);
+        process.stdout.write(
+          `scanned ${summary.completed + summary.failed} of ${targets.length} universities in ${summary.seconds.toFixed(1)} s (${rate.toFixed(1)} scans/s): ${summary.completed} completed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} not started` : ""}\n`,
+        );
+        if (failures.length > 0) process.stdout.write(`failed:\n${failures.join("\n")}\n`);
+        if (abort.signal.aborted) process.exitCode = 130;
+        else if (summary.failed > 0) process.exitCode = EXIT_SCANS_FAILED;
+      } finally {
+        await processes?.close();
+        process.off("SIGINT", onSignal);
+        process.off("SIGTERM", onSignal);
       }
-      // Loaded on use: other commands start without the scanner's modules.
-      const { runScans } = await import("../scanner/run-scans.ts");
-      const { measurementParts } = await import("../scanner/measurement-parts.ts");
-      measurements = measurementParts(opts);
-      const progress = reporter(targets.length, Boolean(process.stderr.isTTY));
-      const failures: string[] = [];
-      const summary = await runScans(opened.db, targets, {
-        concurrency: opts.concurrency,
-        resolver: opts.resolver,
-        contact: opts.contact,
-        ca,
-        allowPrivateTargets: Boolean(opts.allowPrivateTargets),
-        maxPages: opts.maxPages,
-        requestTimeoutMs: opts.timeout,
-        scanTimeoutMs: opts.scanTimeout,
-        maxBytes: opts.maxBytes,
-        delayMs: opts.delay,
-        ports: opts.ports,
-        parts: measurements.parts,
-        signal: abort.signal,
-        onScan(t, o) {
-          progress.scanned(t, o);
-          if (o.status === "failed") failures.push(`  ${t.domain}: ${o.failure_reason}`);
-        },
-      }).finally(() => progress.stop());
-      const rate = (summary.completed + summary.failed) / Math.max(summary.seconds, 0.001);
-      process.stdout.write(
-        `scanned ${summary.completed + summary.failed} of ${targets.length} universities in ${summary.seconds.toFixed(1)} s (${rate.toFixed(1)} scans/s): ${summary.completed} completed, ${summary.failed} failed${summary.skipped ? `, ${summary.skipped} not started` : ""}\n`,
-      );
-      if (failures.length > 0) process.stdout.write(`failed:\n${failures.join("\n")}\n`);
-      if (abort.signal.aborted) process.exitCode = 130;
-      else if (summary.failed > 0) process.exitCode = EXIT_SCANS_FAILED;
-    } finally {
-      await measurements?.close();
-      stopSteward();
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      await opened.close();
-    }
+    });
   });
+  registerScanStatus(scan);
 }

@@ -1,41 +1,37 @@
 import { readFileSync } from "node:fs";
-import { type Command, InvalidArgumentError } from "commander";
-import { loadConfig } from "../config.ts";
-import { parseResolver } from "../scanner/resolver-address.ts";
-import { startServer } from "../server.ts";
+import type { Command } from "commander";
+import { DB_OPTION_HELP, portsOption, positiveInt, resolverOption, wholeNumber } from "./kit.ts";
 import { MEASUREMENT_OPTIONS } from "./measurement-options.ts";
-import { DB_OPTION_HELP, positiveInt } from "./options.ts";
 
-function resolverOption(v: string) {
-  try {
-    return parseResolver(v);
-  } catch (e) {
-    throw new InvalidArgumentError((e as Error).message);
-  }
-}
-
-function portsOption(v: string): { http: number; https: number } {
-  const m = /^(\d+),(\d+)$/.exec(v);
-  const http = Number(m?.[1]);
-  const https = Number(m?.[2]);
-  if (!m || http < 1 || http > 65535 || https < 1 || https > 65535)
-    throw new InvalidArgumentError("--scan-ports takes HTTP,HTTPS port numbers, e.g. 8080,8443");
-  return { http, https };
-}
-
+/** `unirank serve`: the API, its docs and the explorer; with `--scan-every`, continuous scanning too. */
 export function registerServe(program: Command): void {
   const serve = program
     .command("serve")
     .description(
       "serve v1, v2, /health, the docs and the explorer; a new database is filled with the demo dataset unless --no-demo",
     )
-    .option("--port <n>", "port (env PORT; default 3000)", positiveInt("port", 65535))
+    .option("--port <n>", "port, 0 = any free one (env PORT; default 3000)", wholeNumber("port", 65535))
     .option("--host <addr>", "address to listen on (env HOST; default 127.0.0.1)")
     .option("--db <path>", DB_OPTION_HELP)
     .option(
       "--rate-limit <n>",
       "anonymous requests per hour per IP, 0 = off (env UNIRANK_RATE_LIMIT; default 100)",
-      positiveInt("rate limit"),
+      wholeNumber("rate limit"),
+    )
+    .option(
+      "--explorer-views <n>",
+      "explorer page views per hour per IP, counted apart from other requests, 0 = no limit (env UNIRANK_EXPLORER_VIEWS; default: they count against --rate-limit)",
+      positiveInt("explorer views"),
+    )
+    .option(
+      "--explorer-view-calls <n>",
+      "API calls one explorer page view may make without counting (env UNIRANK_EXPLORER_VIEW_CALLS; default 24)",
+      positiveInt("explorer view calls", 1000),
+    )
+    .option(
+      "--explorer-view-seconds <n>",
+      "seconds an explorer page view's calls are admitted (env UNIRANK_EXPLORER_VIEW_SECONDS; default 120)",
+      positiveInt("explorer view seconds", 3600),
     )
     .option(
       "--trust-proxy <cidrs>",
@@ -56,7 +52,7 @@ export function registerServe(program: Command): void {
     .option(
       "--audit-retention-days <n>",
       "days audit-log rows are kept, 0 = forever (env UNIRANK_AUDIT_RETENTION_DAYS; default 90)",
-      positiveInt("audit retention days", 36_500),
+      wholeNumber("audit retention days", 36_500),
     )
     .option(
       "--min-free-disk-gb <n>",
@@ -83,7 +79,7 @@ export function registerServe(program: Command): void {
     .option(
       "--gc-headroom <mb>",
       "MB the resident size may grow past its last post-collection size before a full collection, 0 = off (env UNIRANK_GC_HEADROOM_MB; default 32)",
-      positiveInt("gc headroom", 65_536),
+      wholeNumber("gc headroom", 65_536),
     )
     .option(
       "--scan-every <duration>",
@@ -99,7 +95,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--scan-lease <duration>",
-      "a claim not renewed for this long is taken over by another server (env UNIRANK_SCAN_LEASE; default 10m)",
+      "a claim not renewed for this long (its server died) is closed as failed (env UNIRANK_SCAN_LEASE; default 10m)",
     )
     .option(
       "--scan-resolver <host:port>",
@@ -110,45 +106,49 @@ export function registerServe(program: Command): void {
     .option("--scan-ca-file <path>", "extra trusted CA certificates (PEM) for the scans' certificate check")
     .option("--scan-allow-private-targets", "scan sites on loopback and private addresses (tests, intranets)")
     .option(
+      "--scan-memory <mb>",
+      "resident memory one scan's process may reach before the scan fails (env UNIRANK_SCAN_MEMORY; default 512)",
+    )
+    .option(
       "--scan-ports <http,https>",
       "ports the scans use for URLs without one (default 80,443)",
-      portsOption,
+      portsOption("--scan-ports"),
     );
   for (const [flags, description] of MEASUREMENT_OPTIONS)
     serve.option(flags.replace(/^--/, "--scan-"), `${description}; for the background scans`);
   serve.action(async (opts) => {
+    const [{ loadConfig }, { startServer }] = await Promise.all([
+      import("../config.ts"),
+      import("../server.ts"),
+    ]);
     const config = loadConfig(opts);
-    // The browser and the sources are loaded only when this server scans.
-    const measurements =
-      config.scanEveryMs > 0
-        ? (await import("../scanner/measurement-parts.ts")).measurementParts({
-            chromium: opts.scanChromium,
-            sources: opts.scanSources,
-            openalexUrl: opts.scanOpenalexUrl,
-            wikidataUrl: opts.scanWikidataUrl,
-            greenwebUrl: opts.scanGreenwebUrl,
-          })
-        : null;
-    const server = await startServer(config, {
+    // The signals are heard from the start: a SIGTERM while the server still starts stops it once it has.
+    const starting = startServer(config, {
+      // Data only: the scan processes make the browser and source parts from these flags.
       scanSettings: {
-        parts: measurements?.parts,
         resolver: opts.scanResolver,
         contact: opts.scanContact,
         ca: opts.scanCaFile ? [readFileSync(opts.scanCaFile, "utf8")] : undefined,
         allowPrivateTargets: Boolean(opts.scanAllowPrivateTargets),
         ports: opts.scanPorts,
+        chromium: opts.scanChromium,
+        sources: opts.scanSources,
+        openalexUrl: opts.scanOpenalexUrl,
+        wikidataUrl: opts.scanWikidataUrl,
+        greenwebUrl: opts.scanGreenwebUrl,
       },
     });
     let stopping = false;
     const stop = (signal: string) => async () => {
       if (stopping) return;
       stopping = true;
+      const server = await starting;
       await server.stop(`server stopped (${signal})`);
-      await measurements?.close();
       process.exit(0);
     };
     process.on("SIGINT", stop("SIGINT"));
     process.on("SIGTERM", stop("SIGTERM"));
+    const server = await starting;
     // logrotate's postrotate (docs/operations.md): write on into a new file under the log's name.
     process.on("SIGHUP", () => server.reopenLogs());
   });

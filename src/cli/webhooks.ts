@@ -1,53 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Command } from "commander";
-import {
-  addReceiver,
-  type DB,
-  deliveryAttempts,
-  listDeliveries,
-  listReceivers,
-  migrate,
-  redeliver,
-  removeReceiver,
-  setReceiverActive,
-} from "../../lib/index.ts";
-import { refuseReceiverUrl } from "../../lib/node/address-guard.ts";
-import { runDeliveryPass } from "../../lib/node/dispatcher.ts";
-import type { DeliveryStatus } from "../../lib/schema/webhook-tables.ts";
-import { loadConfig } from "../config.ts";
-import { openDatabase } from "../db/open.ts";
-import { DB_OPTION_HELP, positiveInt } from "./options.ts";
+import type { DeliveryStatus } from "../../lib/index.ts";
+import { DB_OPTION_HELP, out, positiveInt, table, withDatabase } from "./kit.ts";
 
 const ALLOW_PRIVATE_HELP =
   "allow receivers on loopback, private, link-local or metadata addresses (env UNIRANK_ALLOW_PRIVATE_WEBHOOKS=1)";
 
-/** Opens and migrates the database a command names, runs `body`, closes. */
-async function withDb<T>(opts: { db?: string }, body: (db: DB) => Promise<T>): Promise<T> {
-  const config = loadConfig(opts);
-  const opened = await openDatabase(config.db);
-  try {
-    await migrate(opened.db);
-    return await body(opened.db);
-  } finally {
-    await opened.close();
-  }
-}
-
-const out = (line: string) => process.stdout.write(`${line}\n`);
 const mask = (secret: string) => (secret.length <= 4 ? "****" : `${secret.slice(0, 4)}…`);
 
-function table(rows: string[][]): string {
-  const widths = rows[0]?.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? "").length))) ?? [];
-  return rows
-    .map((r) =>
-      r
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join("  ")
-        .trimEnd(),
-    )
-    .join("\n");
-}
-
+/** `unirank webhooks …`: receivers of scan.completed, their deliveries and attempts. */
 export function registerWebhooks(program: Command): void {
   const webhooks = program
     .command("webhooks")
@@ -65,6 +26,10 @@ export function registerWebhooks(program: Command): void {
     .option("--allow-private-webhooks", ALLOW_PRIVATE_HELP)
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (url: string, opts) => {
+      const [{ loadConfig }, { refuseReceiverUrl }] = await Promise.all([
+        import("../config.ts"),
+        import("../../lib/node/index.ts"),
+      ]);
       const config = loadConfig(opts);
       let refused: string | null;
       try {
@@ -75,7 +40,9 @@ export function registerWebhooks(program: Command): void {
       }
       if (refused) throw new Error(refused);
       const secret: string = opts.secret ?? randomBytes(24).toString("hex");
-      const receiver = await withDb(opts, (db) => addReceiver(db, { url, secret, active: !opts.inactive }));
+      const receiver = await withDatabase(opts, ({ db, core }) =>
+        core.addReceiver(db, { url, secret, active: !opts.inactive }),
+      );
       out(`added webhook receiver ${receiver.id}: ${receiver.url}${receiver.active ? "" : " (inactive)"}`);
       if (!opts.secret) out(`secret (shown once): ${secret}`);
     });
@@ -85,7 +52,7 @@ export function registerWebhooks(program: Command): void {
     .description("list receivers with their delivery counts")
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (opts) => {
-      const receivers = await withDb(opts, listReceivers);
+      const receivers = await withDatabase(opts, ({ db, core }) => core.listReceivers(db));
       if (receivers.length === 0) {
         out("no webhook receivers");
         return;
@@ -113,7 +80,7 @@ export function registerWebhooks(program: Command): void {
     .argument("<id>", "receiver id", positiveInt("id"))
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (id: number, opts) => {
-      await withDb(opts, (db) => removeReceiver(db, id));
+      await withDatabase(opts, ({ db, core }) => core.removeReceiver(db, id));
       out(`removed webhook receiver ${id}`);
     });
 
@@ -129,7 +96,7 @@ export function registerWebhooks(program: Command): void {
       .argument("<id>", "receiver id", positiveInt("id"))
       .option("--db <path>", DB_OPTION_HELP)
       .action(async (id: number, opts) => {
-        await withDb(opts, (db) => setReceiverActive(db, id, active));
+        await withDatabase(opts, ({ db, core }) => core.setReceiverActive(db, id, active));
         out(`webhook receiver ${id} ${active ? "enabled" : "disabled"}`);
       });
   }
@@ -148,8 +115,8 @@ export function registerWebhooks(program: Command): void {
       if (status && !["pending", "delivered", "failed"].includes(status)) {
         throw new Error("--status must be pending, delivered or failed");
       }
-      const rows = await withDb(opts, (db) =>
-        listDeliveries(db, { status, receiverId: opts.receiver, limit: opts.limit ?? 50 }),
+      const rows = await withDatabase(opts, ({ db, core }) =>
+        core.listDeliveries(db, { status, receiverId: opts.receiver, limit: opts.limit ?? 50 }),
       );
       if (opts.json) {
         for (const r of rows) out(JSON.stringify(r));
@@ -193,7 +160,7 @@ export function registerWebhooks(program: Command): void {
     .argument("<id>", "delivery number or X-Webhook-Delivery id")
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (id: string, opts) => {
-      const rows = await withDb(opts, (db) => deliveryAttempts(db, id));
+      const rows = await withDatabase(opts, ({ db, core }) => core.deliveryAttempts(db, id));
       if (rows.length === 0) {
         out("no attempts yet");
         return;
@@ -218,7 +185,7 @@ export function registerWebhooks(program: Command): void {
     .argument("<id>", "delivery number or X-Webhook-Delivery id")
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (id: string, opts) => {
-      const n = await withDb(opts, (db) => redeliver(db, id));
+      const n = await withDatabase(opts, ({ db, core }) => core.redeliver(db, id));
       out(
         `delivery ${n} queued; a running server sends it within a second, or run \`unirank webhooks deliver\``,
       );
@@ -232,8 +199,8 @@ export function registerWebhooks(program: Command): void {
     .option("--concurrency <n>", "deliveries in flight at once (default 8)", positiveInt("concurrency", 1000))
     .option("--db <path>", DB_OPTION_HELP)
     .action(async (opts) => {
-      const config = loadConfig(opts);
-      const summary = await withDb(opts, (db) =>
+      const { runDeliveryPass } = await import("../../lib/node/index.ts");
+      const summary = await withDatabase(opts, ({ db, config }) =>
         runDeliveryPass(db, {
           allowPrivate: config.allowPrivateWebhooks,
           timeoutMs: config.webhookTimeoutMs,

@@ -13,6 +13,7 @@ import {
   SqliteIntrospector,
   SqliteQueryCompiler,
 } from "kysely";
+import { StorageUnavailableError, sqliteUnavailable } from "../../lib/index.ts";
 
 /**
  * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text (bun's `query()`, and our own cache for
@@ -20,6 +21,7 @@ import {
  * SQLite wants.
  */
 export class BunSqliteDialect implements Dialect {
+  readonly #writes: WritesState = { stopped: null };
   /**
    * `busyTimeoutMs`: how long a statement that finds the file locked by another process (SQLITE_BUSY) is retried,
    * asynchronously, before its error is thrown. The connection should have `busy_timeout = 0`, so that SQLite
@@ -30,7 +32,18 @@ export class BunSqliteDialect implements Dialect {
     private readonly busyTimeoutMs = 0,
   ) {}
   createDriver(): Driver {
-    return new BunSqliteDriver(this.database, this.busyTimeoutMs);
+    return new BunSqliteDriver(this.database, this.busyTimeoutMs, this.#writes);
+  }
+  /**
+   * Stops every write on this connection (SQLite's `query_only`: a write fails with SQLITE_READONLY naming
+   * `reason`), or lets them go on again with null. For a file that must no longer be written: replaced or deleted
+   * under the server, or made unwritable (a write there could grow its WAL index, which SQLite maps into memory:
+   * growing a file it may not grow ends the process with SIGBUS).
+   */
+  stopWrites(reason: string | null): void {
+    if (this.#writes.stopped === reason) return;
+    this.#writes.stopped = reason;
+    this.database.exec(`pragma query_only = ${reason === null ? "off" : "on"}`);
   }
   createQueryCompiler(): QueryCompiler {
     return new SqliteQueryCompiler();
@@ -41,6 +54,10 @@ export class BunSqliteDialect implements Dialect {
   createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
     return new SqliteIntrospector(db);
   }
+}
+
+interface WritesState {
+  stopped: string | null;
 }
 
 /**
@@ -61,8 +78,9 @@ class BunSqliteDriver implements Driver {
   constructor(
     private readonly database: SqliteDatabase,
     busyTimeoutMs: number,
+    writes: WritesState,
   ) {
-    this.#connection = new BunSqliteConnection(database, busyTimeoutMs, (ms) => this.#pause(ms));
+    this.#connection = new BunSqliteConnection(database, busyTimeoutMs, (ms) => this.#pause(ms), writes);
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -88,6 +106,9 @@ class BunSqliteDriver implements Driver {
     await c.executeQuery(CompiledQuery.raw("commit"));
   }
   async rollbackTransaction(c: DatabaseConnection): Promise<void> {
+    // SQLite rolls a transaction back by itself after some errors (SQLITE_FULL, SQLITE_IOERR, SQLITE_NOMEM …):
+    // a second rollback would fail with "no transaction is active" and hide the error that matters.
+    if (!this.database.inTransaction) return;
     await c.executeQuery(CompiledQuery.raw("rollback"));
   }
   async releaseConnection(c: DatabaseConnection): Promise<void> {
@@ -115,6 +136,47 @@ function isBusy(error: unknown): boolean {
   return typeof code === "string" && code.startsWith("SQLITE_BUSY");
 }
 
+/** A storage fault (the file locked past the wait, unreadable, not a database) as the port's own error. */
+const storageError = (e: unknown): unknown => (sqliteUnavailable(e) ? new StorageUnavailableError(e) : e);
+
+/**
+ * What a failed SQLite write says about the storage, in words fit for `/health` (no driver text), or null when
+ * it is no storage fault.
+ */
+export function sqliteStorageFault(error: unknown): string | null {
+  const cause = error instanceof StorageUnavailableError ? error.cause : error;
+  const code = (cause as { code?: unknown } | null)?.code;
+  if (typeof code !== "string") return null;
+  if (code.startsWith("SQLITE_FULL")) return "storage full";
+  if (
+    code.startsWith("SQLITE_READONLY") ||
+    code.startsWith("SQLITE_CANTOPEN") ||
+    code.startsWith("SQLITE_PERM")
+  )
+    return "storage not writable";
+  if (code.startsWith("SQLITE_IOERR")) return "storage I/O error";
+  if (code.startsWith("SQLITE_BUSY")) return "storage locked by another process";
+  if (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB")) return "storage corrupt";
+  return null;
+}
+
+/**
+ * An error of SQLite with its code in its message (`SQLITE_FULL: database or disk is full`), so that logs and
+ * messages name the cause; while writes are stopped (`stopWrites`), with the reason too.
+ */
+function named(error: unknown, writesStopped: string | null): unknown {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  if (!(error instanceof Error) || typeof e?.code !== "string" || !e.code.startsWith("SQLITE_")) return error;
+  if (!error.message.startsWith(e.code)) error.message = `${e.code}: ${error.message}`;
+  if (
+    writesStopped !== null &&
+    e.code.startsWith("SQLITE_READONLY") &&
+    !error.message.includes(writesStopped)
+  )
+    error.message = `${error.message} (writes stopped: ${writesStopped})`;
+  return error;
+}
+
 class BunSqliteConnection implements DatabaseConnection {
   release?: () => void;
   readonly #statements = new Map<string, Statement>();
@@ -122,6 +184,7 @@ class BunSqliteConnection implements DatabaseConnection {
     private readonly db: SqliteDatabase,
     private readonly busyTimeoutMs: number,
     private readonly pause: (ms: number) => Promise<void>,
+    private readonly writes: WritesState,
   ) {}
 
   #statement(text: string): Statement {
@@ -153,7 +216,9 @@ class BunSqliteConnection implements DatabaseConnection {
       try {
         return this.#execute<R>(compiled);
       } catch (e) {
-        if (!isBusy(e) || performance.now() + delay > deadline) throw e;
+        // A storage fault (a lock held past the wait, an unreadable file) is the port's StorageUnavailableError.
+        if (!isBusy(e) || performance.now() + delay > deadline)
+          throw storageError(named(e, this.writes.stopped));
       }
       if (this.db.inTransaction) await Bun.sleep(delay);
       else await this.pause(delay);
@@ -173,7 +238,12 @@ class BunSqliteConnection implements DatabaseConnection {
   }
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
-    const stmt = this.#statement(compiled.sql);
-    for (const row of stmt.iterate(...(compiled.parameters as unknown as Params))) yield { rows: [row as R] };
+    try {
+      const stmt = this.#statement(compiled.sql);
+      for (const row of stmt.iterate(...(compiled.parameters as unknown as Params)))
+        yield { rows: [row as R] };
+    } catch (e) {
+      throw storageError(e);
+    }
   }
 }

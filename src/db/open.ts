@@ -5,6 +5,7 @@ import { Kysely } from "kysely";
 import { type Database, migrateAccessState } from "../../lib/index.ts";
 import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
 import type { OpenedDatabase } from "./opened-database.ts";
+import { unwritableFile } from "./storage-watch.ts";
 
 export type { OpenedDatabase } from "./opened-database.ts";
 
@@ -29,20 +30,37 @@ export const BUSY_TIMEOUT_MS = 5000;
  */
 export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDatabase {
   checkDatabaseDirectory(path);
-  const sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
-  // Switching a new file to WAL needs its lock: waited for here, at open, where several processes may start at
-  // once; every later statement waits asynchronously in the dialect instead.
-  sqlite.exec(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
-  if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
-  sqlite.exec("pragma busy_timeout = 0");
-  sqlite.exec("pragma synchronous = normal");
-  sqlite.exec("pragma foreign_keys = on");
-  if (options.tempStore === "memory") sqlite.exec("pragma temp_store = memory");
-  // 8 MB of page cache by default (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss
-  // pay for it. A bulk import asks for more (its index pages are written at random).
-  sqlite.exec(`pragma cache_size = -${Math.round((options.cacheMb ?? 8) * 1024)}`);
-  const db = new Kysely<Database>({ dialect: new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS) });
-  return { db, kind: "sqlite", close: () => db.destroy() };
+  const file = path !== ":memory:" && path !== "";
+  // A file that may not be written is refused before SQLite maps its WAL index (see `unwritableFile`).
+  const unwritable = file && !options.readonly ? unwritableFile(path) : null;
+  if (unwritable) throw new Error(`cannot open ${path}: ${unwritable}`);
+  let sqlite: SqliteDatabase | undefined;
+  try {
+    sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
+    // Switching a new file to WAL needs its lock: waited for here, at open, where several processes may start at
+    // once; every later statement waits asynchronously in the dialect instead.
+    sqlite.exec(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
+    sqlite.exec("pragma busy_timeout = 0");
+    sqlite.exec("pragma synchronous = normal");
+    sqlite.exec("pragma foreign_keys = on");
+    if (options.tempStore === "memory") sqlite.exec("pragma temp_store = memory");
+    // 8 MB of page cache by default (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss
+    // pay for it. A bulk import asks for more (its index pages are written at random).
+    sqlite.exec(`pragma cache_size = -${Math.round((options.cacheMb ?? 8) * 1024)}`);
+  } catch (e) {
+    sqlite?.close();
+    const code = (e as { code?: string }).code;
+    throw new Error(`cannot open ${path}: ${code ? `${code}: ` : ""}${(e as Error).message}`);
+  }
+  const dialect = new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS);
+  const db = new Kysely<Database>({ dialect });
+  return {
+    db,
+    kind: "sqlite",
+    close: () => db.destroy(),
+    stopWrites: (reason) => dialect.stopWrites(reason),
+  };
 }
 
 /** A SQLite file is created where it is asked for, never the directories above it: a missing one is an error. */
@@ -76,12 +94,19 @@ export async function openAccessState(location: string, data: OpenedDatabase): P
   if (data.kind === "postgres" || location === ":memory:" || location === "") {
     return { ...data, close: async () => {} };
   }
-  const opened = openSqlite(accessStatePath(location));
+  const path = accessStatePath(location);
+  const what = "the access-state file (rate limits, signature replays, the audit log)";
+  let opened: OpenedDatabase;
+  try {
+    opened = openSqlite(path);
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; it is ${what} beside ${location}`);
+  }
   try {
     await migrateAccessState(opened.db);
   } catch (e) {
     await opened.close();
-    throw e;
+    throw new Error(`cannot open ${path}, ${what} beside ${location}: ${(e as Error).message}`);
   }
   return opened;
 }

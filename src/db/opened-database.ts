@@ -6,4 +6,6 @@ export interface OpenedDatabase {
   db: Kysely<Database>;
   kind: "sqlite" | "postgres";
   close(): Promise<void>;
+  /** Stops (a reason) or resumes (null) every write through this handle; SQLite files only. */
+  stopWrites?(reason: string | null): void;
 }

@@ -1,6 +1,6 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import type { Database } from "../../lib/index.ts";
+import { classifyStorageErrors, type Database, postgresUnavailable } from "../../lib/index.ts";
 import type { OpenedDatabase } from "./opened-database.ts";
 
 /** Pool settings; each may also be given in the URL as `?pool=N&pool_timeout=S&pool_idle=S`. */
@@ -35,6 +35,14 @@ export function parsePostgresUrl(url: string): { connectionString: string; optio
   return { connectionString: u.toString(), options };
 }
 
+/** PostgreSQL's storage faults, and pg's own words for a connection that ended or never came (no code of its own). */
+function pgUnavailable(e: unknown): boolean {
+  return (
+    postgresUnavailable(e) ||
+    (e instanceof Error && /^(Connection terminated|timeout exceeded when trying to connect)/.test(e.message))
+  );
+}
+
 /**
  * Opens PostgreSQL through `pg` with a connection pool. Counts come back as strings (int8), as with any `pg`
  * setup an embedder has: the core converts, so no global type parser is installed here.
@@ -52,6 +60,8 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
   // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
   // replaces it and the next query reports the outage as 503.
   pool.on("error", () => {});
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({
+    dialect: classifyStorageErrors(new PostgresDialect({ pool }), pgUnavailable),
+  });
   return { db, kind: "postgres", close: () => db.destroy() };
 }

@@ -1,13 +1,16 @@
-import { type CheckRow, checksOf } from "../../lib/export/checks.ts";
+import type { DB } from "../../lib/index.ts";
 import {
+  type CheckRow,
+  checksOf,
   columnNames,
   EXPORT_CHECK_COLUMNS,
   EXPORT_SCAN_COLUMNS,
   EXPORT_UNIVERSITY_COLUMNS,
   type ExportColumn,
-} from "../../lib/export/columns.ts";
-import { type ExportSelection, latestBatches, scanBatches } from "../../lib/export/rows.ts";
-import type { DB } from "../../lib/index.ts";
+  type ExportSelection,
+  latestBatches,
+  scanBatches,
+} from "../../lib/index.ts";
 import { csvRows } from "../csv/rfc4180.ts";
 import type { ExportOutput } from "./output.ts";
 import type { ExportCounts } from "./stream-format.ts";

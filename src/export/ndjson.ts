@@ -1,6 +1,11 @@
-import { scanLine, universityLine } from "../../lib/export/records.ts";
-import { type ExportSelection, scanBatches, universityBatches } from "../../lib/export/rows.ts";
 import type { DB } from "../../lib/index.ts";
+import {
+  type ExportSelection,
+  scanBatches,
+  scanLine,
+  universityBatches,
+  universityLine,
+} from "../../lib/index.ts";
 import type { ExportOutput } from "./output.ts";
 import type { ExportCounts } from "./stream-format.ts";
 

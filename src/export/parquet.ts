@@ -1,7 +1,13 @@
 import { ByteWriter, ParquetWriter, type SchemaElement } from "hyparquet-writer";
-import { type ColumnType, columnNames, EXPORT_SCAN_COLUMNS } from "../../lib/export/columns.ts";
-import { type ExportSelection, type ScanRow, scanBatches } from "../../lib/export/rows.ts";
 import type { DB } from "../../lib/index.ts";
+import {
+  type ColumnType,
+  columnNames,
+  EXPORT_SCAN_COLUMNS,
+  type ExportSelection,
+  type ScanRow,
+  scanBatches,
+} from "../../lib/index.ts";
 import type { ExportOutput } from "./output.ts";
 import type { ExportCounts } from "./stream-format.ts";
 

@@ -1,17 +1,12 @@
-import { readGeneration } from "../../lib/db/generation.ts";
-import { inReadSnapshot } from "../../lib/db/read-snapshot.ts";
-import type { ExportSelection } from "../../lib/export/rows.ts";
-import type { Clock, DB } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
+import type { Clock, DB, ExportSelection } from "../../lib/index.ts";
+import { inReadSnapshot, isoTimestamp, readGeneration } from "../../lib/index.ts";
 import { writeChecksCsv, writeScansCsv, writeUniversitiesCsv } from "./csv.ts";
+import type { ExportFormat } from "./formats.ts";
 import { writeNdjson } from "./ndjson.ts";
 import { type ExportOutput, isGzipName, openOutput, STDOUT } from "./output.ts";
 import { writeParquet } from "./parquet.ts";
 import { writeSqliteSnapshot } from "./sqlite.ts";
 import type { ExportCounts, StreamFormat } from "./stream-format.ts";
-
-export const EXPORT_FORMATS = ["ndjson", "csv", "scans-csv", "checks-csv", "parquet", "sqlite"] as const;
-export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 
 const STREAMS: Record<Exclude<ExportFormat, "sqlite">, StreamFormat> = {
   ndjson: writeNdjson,
@@ -20,16 +15,6 @@ const STREAMS: Record<Exclude<ExportFormat, "sqlite">, StreamFormat> = {
   "checks-csv": writeChecksCsv,
   parquet: writeParquet,
 };
-
-/** The format a file name implies, or null when it does not tell (`.csv` is the per-university table). */
-export function formatOfPath(path: string): ExportFormat | null {
-  const name = path.toLowerCase().replace(/\.gz$/, "");
-  if (name.endsWith(".ndjson") || name.endsWith(".jsonl")) return "ndjson";
-  if (name.endsWith(".csv")) return "csv";
-  if (name.endsWith(".parquet")) return "parquet";
-  if (/\.(db|sqlite|sqlite3)$/.test(name)) return "sqlite";
-  return null;
-}
 
 /**
  * Rows between full collections of garbage: an export makes garbage faster than the runtime collects it by

@@ -1,9 +1,7 @@
 import { renameSync, rmSync } from "node:fs";
 import { sql } from "kysely";
-import { inReadSnapshot } from "../../lib/db/read-snapshot.ts";
-import { type CopyCounts, copyData } from "../../lib/export/copy-data.ts";
-import type { ExportSelection } from "../../lib/export/rows.ts";
-import { type DB, migrate } from "../../lib/index.ts";
+import type { ExportSelection } from "../../lib/index.ts";
+import { type CopyCounts, copyData, type DB, inReadSnapshot, migrate } from "../../lib/index.ts";
 import { openSqlite } from "../db/open.ts";
 import { partialName } from "./output.ts";
 

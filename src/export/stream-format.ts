@@ -1,5 +1,4 @@
-import type { ExportSelection } from "../../lib/export/rows.ts";
-import type { DB } from "../../lib/index.ts";
+import type { DB, ExportSelection } from "../../lib/index.ts";
 import type { ExportOutput } from "./output.ts";
 
 /** What an export has written so far. */

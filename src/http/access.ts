@@ -1,26 +1,29 @@
-import { DEFAULT_AUDIT_RETENTION_DAYS } from "../../lib/access/audit-log.ts";
-import { clientGroup, resolveClientIp, trustedProxies } from "../../lib/access/client-ip.ts";
-import {
-  consumeRateLimit,
-  RATE_WINDOW_SECONDS,
-  type RateLimitDecision,
-} from "../../lib/access/rate-limiter.ts";
-import { createViewTokens, type IssuedViewToken, type ViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   type AuditLog,
   type AuthenticatedKey,
   authenticate,
   type Clock,
+  clientGroup,
+  consumeRateLimit,
   createAuditLog,
+  createMemoryRateLimiter,
   type DB,
+  DEFAULT_AUDIT_RETENTION_DAYS,
   isUnirankError,
   pruneAccessState,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+  resolveClientIp,
+  trustedProxies,
   UnirankError,
   verifyRequestSignature,
 } from "../../lib/index.ts";
+import { StorageHealth } from "../db/storage-health.ts";
+import { HttpError } from "./error-status.ts";
 import type { AdmissionFacts } from "./observer.ts";
 import type { RequestContext } from "./request-context.ts";
-import type { ApiVersion } from "./route.ts";
+import type { RouteSpec } from "./route.ts";
+import { createViewTokens, type IssuedViewToken, type ViewTokens } from "./view-tokens.ts";
 
 /**
  * Access control in front of v1 and v2 handlers: API keys (three places, never a silent fall back to
@@ -41,8 +44,6 @@ export interface AccessSettings {
   anonymousLimit?: number;
   /** Proxies (addresses or CIDRs, IPv4/IPv6) whose `X-Forwarded-For` is believed. Default none. */
   trustProxy?: readonly string[];
-  /** The socket peer of a request; adapters provide it (Bun: `server.requestIP(request)`). */
-  peerAddress?: (request: Request) => string | undefined;
   /** Days audit rows are kept; 0 keeps them forever. Default 90. */
   auditRetentionDays?: number;
   /** An audit writer to use (default: a buffered one on `db`). */
@@ -52,18 +53,20 @@ export interface AccessSettings {
   log?: (level: "info" | "warn" | "error", message: string, fields?: Record<string, unknown>) => void;
   /** Explorer view tokens (default: 24 calls within 120 s each, a secret of this process). */
   viewTokens?: ViewTokens;
-}
-
-/** Something that knows the peer of a request (Elysia's `server` once it listens, Bun's `Server`). */
-export interface PeerSource {
-  requestIP?(request: Request): { address: string } | null;
+  /** Where failing writes of the access state are reported (`/health`); default: reported nowhere but the log. */
+  storage?: StorageHealth;
+  /**
+   * Explorer page views (token requests) per rolling hour per client IP, counted apart from other anonymous
+   * requests; 0 = not limited. Default (undefined or null): a page view counts against `anonymousLimit`.
+   */
+  explorerViewLimit?: number | null;
 }
 
 /** One request's passage through access control. */
 export interface AccessGate extends AdmissionFacts {
   /** Headers for the response (rate-limit fields, `WWW-Authenticate`, `Retry-After`), filled by `admit`. */
   readonly headers: Record<string, string>;
-  /** Throws the UnirankError to answer with (400, 401, 429) or resolves when the request may proceed. */
+  /** Throws the error to answer with (400 and 401 `UnirankError`, 429 `HttpError`) or resolves when the request may proceed. */
   admit(): Promise<void>;
   /** Records the final response in the audit log where required (v2, or a key was sent). */
   close(response: Response): void;
@@ -74,8 +77,11 @@ export interface AccessGate extends AdmissionFacts {
 export interface AccessGuard {
   /** Anonymous requests per rolling hour per client IP; 0 = no limit. */
   readonly anonymousLimit: number;
-  /** Starts one request's passage; the request context knows its target and how to find its socket peer. */
-  open(rc: RequestContext, version: ApiVersion): AccessGate;
+  /**
+   * Starts one request's passage to `route` (the router's match: its rules, never the path as sent, decide); the
+   * request context knows its target and how to find its socket peer.
+   */
+  open(rc: RequestContext, route: Pick<RouteSpec, "version" | "countsEveryCall">): AccessGate;
   /** The client's address of any request: the peer, or `X-Forwarded-For` when the peer is a trusted proxy. */
   clientIp(rc: RequestContext): string;
   /** Runs the housekeeping now (rate-limit rows, replay records, audit retention). */
@@ -87,8 +93,8 @@ export interface AccessGuard {
   issueViewToken(): IssuedViewToken;
 }
 
-/** The explorer's token request: it always counts, token or not. */
-const VIEW_TOKEN_PATH = "/api/v2/explorer/view";
+/** The kinds of write of the access state, as `/health` names them. */
+const ACCESS_WRITES = ["rate limits", "audit log", "signature replays", "access housekeeping"];
 
 const AUTH_CHALLENGE = 'Bearer realm="unirank", error="invalid_token"';
 const SIGNATURE_CHALLENGE =
@@ -101,26 +107,35 @@ const HOW_TO_SEND =
  * Every key value the request carries, from the three places, and whether an `Authorization` header holds a
  * credential in another form (`Basic …`, a bare key): that is refused, never read as anonymous.
  */
-function suppliedKeys(request: Request, search: string): { keys: string[]; unusable: string | null } {
+function suppliedKeys(
+  request: Request,
+  search: string,
+): { keys: string[]; unusable: string | null; bearerComma: boolean } {
   const keys: string[] = [];
   let unusable: string | null = null;
+  let bearerComma = false;
   const header = request.headers.get("x-api-key");
   // Repeated headers arrive joined by ", "; a key never contains a comma.
   if (header !== null) keys.push(...header.split(",").map((k) => k.trim()));
   const authorization = request.headers.get("authorization");
   if (authorization !== null && authorization.trim() !== "") {
+    let afterBearer = false;
     for (const part of authorization.split(",")) {
       if (part.trim() === "") continue;
       const m = /^\s*bearer(?:\s+(.*))?$/i.exec(part);
+      const scheme = m ? "bearer" : /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s/.exec(part)?.[1];
       if (m) keys.push((m[1] ?? "").trim());
-      else unusable ??= /^\s*([A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*)\s/.exec(part)?.[1] ?? "";
+      // A part with no scheme right after a Bearer one is the rest of that credential: `Bearer K,K`.
+      else if (scheme === undefined && afterBearer) bearerComma = true;
+      else unusable ??= scheme ?? "";
+      afterBearer = m !== null;
     }
   }
   // The query string is parsed only when it may name `api_key` (plainly or percent-encoded).
   if (search.includes("api_key") || search.includes("%")) {
     keys.push(...new URLSearchParams(search).getAll("api_key").map((k) => k.trim()));
   }
-  return { keys, unusable };
+  return { keys, unusable, bearerComma };
 }
 
 function withHeaders(error: UnirankError, headers: Record<string, string>, extra: Record<string, string>) {
@@ -146,20 +161,48 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   const isTrusted = trustedProxies(settings.trustProxy ?? []);
   const retentionDays = settings.auditRetentionDays ?? DEFAULT_AUDIT_RETENTION_DAYS;
   const log = settings.log ?? (() => {});
+  const storage = settings.storage ?? new StorageHealth(log);
+  // Writes of the access state that fail (a full disk, a file that may not be written) are decided per write:
+  // the rate limit goes on in this process's memory (fail open, still limited), the audit log keeps its rows in
+  // memory until they can be written (up to its bound), a signed request is refused while its replay record
+  // cannot be stored (fail closed). Each failure and recovery shows in /health and the log.
+  const memoryLimiter = createMemoryRateLimiter();
+  let pruneFailed = false;
+  /**
+   * A write of the access state went through: the storage takes writes again, for every kind of them (one file or
+   * database), and housekeeping that failed is run again now rather than at its next turn.
+   */
+  const wrote = (what: string) => {
+    storage.writeSucceeded(what);
+    for (const other of ACCESS_WRITES) if (other !== what) storage.writeSucceeded(other);
+    if (pruneFailed) {
+      pruneFailed = false;
+      runPrune();
+    }
+  };
   const audit =
     settings.audit ??
     createAuditLog(stateDb, {
       clock,
       retentionDays,
-      onError: (e) => log("warn", "audit log write failed; will retry", { error: String(e) }),
+      onError: (e) => storage.writeFailed("audit log", e),
+      onWritten: () => wrote("audit log"),
     });
   const viewTokens = settings.viewTokens ?? createViewTokens();
+  const viewLimit = settings.explorerViewLimit ?? null;
 
   const prune = async () => {
-    await pruneAccessState(stateDb, { now: clock(), auditRetentionDays: retentionDays });
+    try {
+      await pruneAccessState(stateDb, { now: clock(), auditRetentionDays: retentionDays });
+      storage.writeSucceeded("access housekeeping");
+    } catch (e) {
+      storage.writeFailed("access housekeeping", e);
+      pruneFailed = true;
+      throw e;
+    }
   };
   const runPrune = () => {
-    prune().catch((e) => log("warn", "access housekeeping failed", { error: String(e) }));
+    prune().catch(() => {});
   };
   const interval = settings.pruneIntervalMs ?? 600_000;
   let timer: ReturnType<typeof setInterval> | undefined;
@@ -172,13 +215,9 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   }
 
   const clientIpOf = (rc: RequestContext): string =>
-    resolveClientIp(
-      rc.peer() ?? settings.peerAddress?.(rc.request),
-      rc.request.headers.get("x-forwarded-for"),
-      isTrusted,
-    );
+    resolveClientIp(rc.peer(), rc.request.headers.get("x-forwarded-for"), isTrusted);
 
-  const open = (rc: RequestContext, version: ApiVersion): AccessGate => {
+  const open: AccessGuard["open"] = (rc, route) => {
     const request = rc.request;
     const headers: Record<string, string> = {};
     const arrived = clock();
@@ -205,8 +244,18 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         return key !== null;
       },
       async admit() {
-        const { keys: supplied, unusable } = suppliedKeys(request, rc.search);
-        keySupplied = supplied.length > 0 || unusable !== null;
+        const { keys: supplied, unusable, bearerComma } = suppliedKeys(request, rc.search);
+        keySupplied = supplied.length > 0 || unusable !== null || bearerComma;
+        if (bearerComma && unusable === null) {
+          throw withHeaders(
+            new UnirankError(
+              "INVALID_API_KEY",
+              `Authorization: Bearer carries one key, and this one has a comma in it (no key has); ${HOW_TO_SEND}`,
+            ),
+            headers,
+            { "WWW-Authenticate": 'Bearer realm="unirank", error="invalid_request"' },
+          );
+        }
         if (unusable !== null) {
           const form = unusable === "" ? "a value without a scheme" : `the ${unusable} scheme`;
           throw withHeaders(
@@ -244,10 +293,15 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
                 pathWithQuery: rc.target,
                 now,
               });
+              wrote("signature replays");
             } catch (e) {
               if (isUnirankError(e))
                 throw withHeaders(e, headers, { "WWW-Authenticate": SIGNATURE_CHALLENGE });
-              throw e;
+              storage.writeFailed("signature replays", e);
+              throw new HttpError(
+                "UNAVAILABLE",
+                "A signed request cannot be checked against replays while the access state cannot be written; try again later",
+              );
             }
           }
           client = `key:${key.id}`;
@@ -255,33 +309,50 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-key";
         } else {
           if (anonymousLimit <= 0) return;
+          // The route that hands out view tokens (the router's match, never the path as sent).
+          const viewRequest = route.countsEveryCall === true;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
           const viewToken = request.headers.get("x-explorer-token");
-          if (viewToken && !rc.pathname.endsWith(VIEW_TOKEN_PATH)) {
+          if (viewToken && !viewRequest) {
             const left = viewTokens.admit(viewToken, now);
             if (left !== null) {
               headers["X-Explorer-View-Remaining"] = String(left);
               return;
             }
           }
-          client = `ip:${clientGroup(ipOf())}`;
-          limit = anonymousLimit;
-          policy = "per-ip";
+          if (viewRequest && viewLimit !== null) {
+            // Page views have a limit of their own (a campus behind one address): counted apart.
+            client = `view:${clientGroup(ipOf())}`;
+            limit = viewLimit;
+            policy = "explorer-views";
+          } else {
+            client = `ip:${clientGroup(ipOf())}`;
+            limit = anonymousLimit;
+            policy = "per-ip";
+          }
         }
         if (limit <= 0) return;
-        const decision = await consumeRateLimit(stateDb, { client, limit, now });
+        let decision: RateLimitDecision;
+        try {
+          decision = await consumeRateLimit(stateDb, { client, limit, now });
+          wrote("rate limits");
+        } catch (e) {
+          storage.writeFailed("rate limits", e);
+          decision = memoryLimiter.consume({ client, limit, now });
+        }
         Object.assign(headers, rateHeaders(decision, policy, now.getTime()));
         if (!decision.allowed) {
           limited = policy;
           headers["Retry-After"] = String(decision.retryAfter);
-          throw new UnirankError(
+          const what = policy === "explorer-views" ? "explorer page views" : "requests";
+          throw new HttpError(
             "RATE_LIMITED",
-            `Rate limit of ${limit} requests per hour exceeded; retry in ${decision.retryAfter} s`,
+            `Rate limit of ${limit} ${what} per hour exceeded; retry in ${decision.retryAfter} s`,
           );
         }
       },
       close(response) {
-        if (version !== "v2" && !keySupplied) return;
+        if (route.version !== "v2" && !keySupplied) return;
         audit.record({
           at: arrived,
           request_id: response.headers.get("X-Request-Id") ?? "",

@@ -1,7 +1,5 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
-import { DEFAULT_KEY_RATE_LIMIT } from "../../lib/access/api-keys.ts";
-import { RATE_WINDOW_SECONDS } from "../../lib/access/rate-limiter.ts";
-import { SIGNATURE_SKEW_SECONDS } from "../../lib/access/request-signature.ts";
+import { DEFAULT_KEY_RATE_LIMIT, RATE_WINDOW_SECONDS, SIGNATURE_SKEW_SECONDS } from "../../lib/index.ts";
 import type { RouteSpec } from "./route.ts";
 
 /**

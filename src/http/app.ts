@@ -7,22 +7,24 @@ import {
   type RawParams,
   UnirankError,
 } from "../../lib/index.ts";
-import { parseQueryString } from "../../lib/params/query-string.ts";
-import type { AccessGate, PeerSource } from "./access.ts";
+import type { AccessGate } from "./access.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
+import type { ConnInfo } from "./conn-info.ts";
 import type { AppContext } from "./context.ts";
 import { csvTable } from "./csv/csv-table.ts";
 import { listHeaders } from "./csv/list-headers.ts";
 import { CSV_CONTENT_TYPE } from "./csv/negotiate.ts";
 import { withDocs } from "./docs.ts";
+import { HttpError } from "./error-status.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { listRequest, querySchemaOf, withKeyedHint } from "./list-request.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
+import { parseQueryString } from "./query-string.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
 import { type ApiVersion, type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
-import { createRouter } from "./router.ts";
+import { canonicalPath, createRouter } from "./router.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 
@@ -71,18 +73,13 @@ export interface CreateAppOptions {
   prefix?: string;
 }
 
-/** What the hosting server may tell the app about a request's connection. */
-export interface RequestInfo {
-  /** The socket peer's address (limits count it; `X-Forwarded-For` is believed only from trusted proxies). */
-  clientIp?: string;
-}
-
 /** The unirank HTTP API as a Web-standard handler: `Request` in, `Response` out, on any runtime. */
 export interface UnirankApp {
-  /** Answers one request; `info.clientIp` is the socket peer, where the hosting server knows it. */
-  handle(request: Request, info?: RequestInfo): Promise<Response>;
-  /** The same as a `Bun.serve` fetch: the peer is asked of `server` only when a limit or the audit log needs it. */
-  fetch(request: Request, server?: PeerSource | null): Promise<Response>;
+  /**
+   * Answers one request; `conn` is what the hosting server knows of its connection (the socket peer), made by the
+   * runtime's adapter (`bunConnInfo` on Bun).
+   */
+  handle(request: Request, conn?: ConnInfo): Promise<Response>;
   /** Every route, in the order OpenAPI lists them. */
   readonly routes: readonly RouteSpec[];
   /** A 503 `UNAVAILABLE` in the shape of the request's API version, with `Connection: close` (a server draining). */
@@ -109,8 +106,12 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     "Access-Control-Allow-Origin": "*",
     "Access-Control-Expose-Headers": EXPOSE,
   });
-  const fail = (rc: RequestContext, thrown: unknown, headers?: Record<string, string>) =>
-    errorResponse(ctx, rc, versionOf(inside(rc.pathname) ?? rc.pathname), thrown, common(rc, headers));
+  /** An error answer, in the shape of the route's version (of the path's, for a path that is no route). */
+  const fail = (rc: RequestContext, thrown: unknown, headers?: Record<string, string>, route?: RouteSpec) => {
+    const version =
+      route && route.version !== "none" ? route.version : versionOf(inside(rc.pathname) ?? rc.pathname);
+    return errorResponse(ctx, rc, version, thrown, common(rc, headers));
+  };
 
   /** Whatever no GET or HEAD route takes: a CORS preflight, another method on a known path (405), an unknown path. */
   const unrouted = (rc: RequestContext, known: boolean): Response => {
@@ -131,7 +132,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     if (known) {
       return fail(
         rc,
-        new UnirankError("METHOD_NOT_ALLOWED", `${method} is not allowed; use GET, HEAD or OPTIONS`),
+        new HttpError("METHOD_NOT_ALLOWED", `${method} is not allowed; use GET, HEAD or OPTIONS`),
         { Allow: ALLOW },
       );
     }
@@ -201,12 +202,12 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         vary: route.list ? "Accept, Accept-Encoding" : undefined,
       });
     } catch (e) {
-      return fail(rc, e, gate?.headers);
+      return fail(rc, e, gate?.headers, route);
     }
   };
 
   const run = async (rc: RequestContext): Promise<Response> => {
-    const path = inside(rc.pathname);
+    const path = inside(canonicalPath(rc.pathname));
     if (path === null) return fail(rc, new UnirankError("NOT_FOUND", `No route for ${rc.pathname}`));
     const found = router.match(path);
     const method = rc.request.method;
@@ -214,7 +215,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     const { route, params } = found;
     rc.route = route.path;
     // Access control (keys, rate limits, signatures, audit) runs before parsing, on v1 and v2 only.
-    const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route.version);
+    const gate = route.version === "none" ? undefined : ctx.access?.open(rc, route);
     rc.gate = gate;
     const response = await respond(route, rc, params, gate);
     gate?.close(response);
@@ -244,23 +245,10 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
 
   return {
     routes,
-    handle: (request, info) => {
-      const ip = info?.clientIp;
-      return answer(new RequestContext(request, ctx.clock, ip === undefined ? undefined : () => ip));
-    },
+    handle: (request, conn) => answer(new RequestContext(request, ctx.clock, conn)),
     refuse: (request, message) => {
       const rc = new RequestContext(request, ctx.clock);
-      return fail(rc, new UnirankError("UNAVAILABLE", message), { Connection: "close", "Retry-After": "5" });
+      return fail(rc, new HttpError("UNAVAILABLE", message), { Connection: "close", "Retry-After": "5" });
     },
-    fetch: (request, server) =>
-      answer(
-        new RequestContext(request, ctx.clock, () => {
-          try {
-            return server?.requestIP?.(request)?.address;
-          } catch {
-            return undefined;
-          }
-        }),
-      ),
   };
 }

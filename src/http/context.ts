@@ -1,4 +1,4 @@
-import type { Clock, DB, HealthProbes, SchedulerState } from "../../lib/index.ts";
+import type { Clock, DB, HostChecks, SchedulerState } from "../../lib/index.ts";
 import type { AccessGuard } from "./access.ts";
 import type { ResponseCache } from "./cache.ts";
 import type { RequestObserver } from "./observer.ts";
@@ -8,7 +8,8 @@ export interface AppContext {
   db: DB;
   version: string;
   clock: Clock;
-  probes: HealthProbes;
+  /** What the host tells of itself for /health (free disk, log writes, storage). */
+  hostChecks: HostChecks;
   minFreeDiskGb: number;
   /** The scan scheduler's state while `serve` scans (the `scanner` check of /health). */
   scanner?: () => SchedulerState;

@@ -1,6 +1,6 @@
 import { statfsSync } from "node:fs";
 import type { DB } from "../../lib/index.ts";
-import { version as packageVersion } from "../../package.json" with { type: "json" };
+import { VERSION } from "../version.ts";
 import { type AccessGuard, type AccessSettings, createAccessGuard } from "./access.ts";
 import { createApp } from "./app.ts";
 import { ResponseCache } from "./cache.ts";
@@ -43,13 +43,13 @@ function embeddedContext(options: UnirankOptions): AppContext {
   const cache = options.cache ?? new ResponseCache();
   const { prefix: _prefix, access: accessOption, ...settings } = options;
   const ctx: AppContext = {
-    version: packageVersion,
+    version: VERSION,
     clock: () => new Date(),
     minFreeDiskGb: 1,
     log: (level, message, fields) => {
       if (level === "error") console.error(JSON.stringify({ level, message, ...fields }));
     },
-    probes: {
+    hostChecks: {
       // The embedder's host: free space of the working directory; no log files of ours to write.
       freeDiskBytes: async () => {
         const s = statfsSync(".");

@@ -1,21 +1,21 @@
 import { type TObject, Type } from "@sinclair/typebox";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import {
   DistributionMetaSchema,
   DistributionParams,
   DistributionSchema,
   IdParams,
+  isoTimestamp,
   PageMetaSchema,
   ScanHistoryParams,
   ScanHistorySchema,
   scanHistory,
   scoreDistribution,
+  walkScanHistory,
 } from "../../lib/index.ts";
-import { walkScanHistory } from "../../lib/queries/scan-history.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import type { AppContext } from "./context.ts";
 import { csvList, cursorList, cursorMeta } from "./paging/list-params.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
+import { createViewTokens } from "./view-tokens.ts";
 import { walkPayload } from "./walk-payload.ts";
 
 type V2Route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
@@ -43,6 +43,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       }),
       cache: "no-store",
       uncached: true,
+      countsEveryCall: true,
       handle: () => {
         const issued = ctx.access ? ctx.access.issueViewToken() : fallback.issue(ctx.clock());
         return {
@@ -79,7 +80,8 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       operationId: "v2Distribution",
       summary: "How one score spreads over the latest completed scans, in equal bins",
       description:
-        "Bins of width 100/bins over 0..100, each holding `from <= score < to` (the last also 100). Universities " +
+        "Bins of width 100/bins over 0..100, bounds rounded to two decimals, each holding `from <= score < to` as " +
+        "published (the last also 100). Universities " +
         "without the score count in `meta.not_measured`. `country` narrows to one country.",
       ...csvList(DistributionParams),
       response: DistributionSchema,

@@ -15,7 +15,7 @@ export function healthRoute(ctx: AppContext): RouteSpec {
     handle: async () => {
       const body = await health(ctx.db, {
         version: ctx.version,
-        probes: ctx.probes,
+        hostChecks: ctx.hostChecks,
         minFreeDiskGb: ctx.minFreeDiskGb,
         clock: ctx.clock,
         scanner: ctx.scanner,

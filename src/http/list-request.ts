@@ -1,6 +1,6 @@
 import type { TObject } from "@sinclair/typebox";
-import { type ErrorDetail, invalidParameter } from "../../lib/errors.ts";
 import type { RawParams } from "../../lib/index.ts";
+import { type ErrorDetail, invalidParameter } from "../../lib/index.ts";
 import type { AccessGate } from "./access.ts";
 import { wantsCsv } from "./csv/negotiate.ts";
 import { KEYED_LIMIT_HINT } from "./paging/list-params.ts";

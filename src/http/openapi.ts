@@ -1,7 +1,7 @@
 import { type TSchema, Type } from "@sinclair/typebox";
-import { DEFAULT_KEY_RATE_LIMIT } from "../../lib/access/api-keys.ts";
 import {
   CATEGORY_NAMES,
+  DEFAULT_KEY_RATE_LIMIT,
   LatestScoresSchema,
   PageMetaSchema,
   ScanSummarySchema,
@@ -19,6 +19,7 @@ import {
   SIGNED_MESSAGE,
 } from "./api-description.ts";
 import { csvColumnsOf } from "./csv/csv-table.ts";
+import { HTTP_STATUS } from "./error-status.ts";
 import type { RouteSpec } from "./route.ts";
 
 /**
@@ -30,16 +31,7 @@ type Json = Record<string, unknown>;
 
 const ErrorObject = Type.Object({
   code: Type.String({
-    enum: [
-      "INVALID_PARAMETER",
-      "INVALID_API_KEY",
-      "INVALID_SIGNATURE",
-      "NOT_FOUND",
-      "METHOD_NOT_ALLOWED",
-      "RATE_LIMITED",
-      "INTERNAL",
-      "UNAVAILABLE",
-    ],
+    enum: Object.keys(HTTP_STATUS),
   }),
   message: Type.String(),
   details: Type.Optional(
@@ -324,7 +316,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptio
       ].join(" "),
       license: { name: "MIT", identifier: "MIT" },
     },
-    ...(options.prefix ? { servers: [{ url: options.prefix }] } : {}),
+    // Where the paths are served, relative to the document: the mount point, or the root.
+    servers: [{ url: options.prefix || "/" }],
     tags: [
       { name: "v1", description: "Version 1: `{success, data, meta?}`" },
       { name: "v2", description: "Version 2: the envelope `{api_version, success, timestamp, data, meta?}`" },

@@ -1,7 +1,12 @@
-import { type ErrorDetail, isUnirankError, UnirankError } from "../../lib/index.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
+import {
+  type ErrorDetail,
+  isoTimestamp,
+  isUnirankError,
+  redactKeyMaterial,
+  StorageUnavailableError,
+} from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
-import { HTTP_STATUS } from "./error-status.ts";
+import { type ApiErrorCode, HTTP_STATUS, HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
 import { jsonResponse } from "./respond.ts";
 import type { ApiVersion, Payload } from "./route.ts";
@@ -26,7 +31,7 @@ export function v2Envelope(tail: string, now: Date): string {
 }
 
 export interface ErrorBody {
-  code: string;
+  code: ApiErrorCode;
   message: string;
   details?: readonly ErrorDetail[];
 }
@@ -51,29 +56,25 @@ export function errorResponse(
   thrown: unknown,
   headers: Record<string, string> = {},
 ): Response {
-  let error: UnirankError;
-  if (isUnirankError(thrown)) error = thrown;
+  let error: ErrorBody;
+  if (isUnirankError(thrown) || thrown instanceof HttpError) error = thrown;
   else {
-    const unavailable = isStorageUnavailable(thrown);
+    // The database adapters say which of their errors are storage faults (StorageUnavailableError).
+    const unavailable = thrown instanceof StorageUnavailableError;
+    const cause = unavailable ? thrown.cause : thrown;
     ctx.log("error", unavailable ? "storage unavailable" : "internal error", {
-      error: thrown instanceof Error ? thrown.stack : String(thrown),
-      path: rc.pathname,
+      error: cause instanceof Error ? cause.stack : String(cause),
+      path: redactKeyMaterial(rc.pathname),
     });
     error = unavailable
-      ? new UnirankError("UNAVAILABLE", "Storage is unavailable; try again later")
-      : new UnirankError("INTERNAL", "Internal error");
+      ? new HttpError("UNAVAILABLE", "Storage is unavailable; try again later")
+      : new HttpError("INTERNAL", "Internal error");
   }
   const body = presentError(version, error, ctx.clock());
-  return jsonResponse(rc.request, JSON.stringify(body), {
+  // An error may quote what was sent (a path, a parameter): key material in it is never echoed.
+  return jsonResponse(rc.request, redactKeyMaterial(JSON.stringify(body)), {
     status: HTTP_STATUS[error.code],
     cache: "no-store",
     headers,
   });
-}
-
-function isStorageUnavailable(e: unknown): boolean {
-  const text = e instanceof Error ? `${e.name} ${(e as { code?: string }).code ?? ""} ${e.message}` : "";
-  return /SQLITE_(CANTOPEN|BUSY|IOERR|NOTADB|CORRUPT|READONLY)|ECONNREFUSED|ENOTFOUND|ETIMEDOUT|Connection terminated|database .* does not exist|unable to open|timeout exceeded when trying to connect|\b(57P0[1-3]|53300|08[0-9A-Z]{3})\b/i.test(
-    text,
-  );
 }

@@ -1,4 +1,5 @@
-import type { Clock } from "../../lib/index.ts";
+import { type Clock, mentionsKeyPrefix } from "../../lib/index.ts";
+import type { ConnInfo } from "./conn-info.ts";
 import type { AdmissionFacts } from "./observer.ts";
 import { requestTarget, splitTarget } from "./route.ts";
 
@@ -23,8 +24,8 @@ export class RequestContext {
   constructor(
     readonly request: Request,
     private readonly clock: Clock,
-    /** The socket peer's address, where the host server can tell it. */
-    readonly peer: () => string | undefined = () => undefined,
+    /** What the hosting server knows of the connection, where it tells. */
+    private readonly conn?: ConnInfo,
   ) {
     this.target = requestTarget(request.url);
     const { pathname, search } = splitTarget(this.target);
@@ -32,13 +33,24 @@ export class RequestContext {
     this.search = search;
   }
 
-  /** The client's `X-Request-Id` when sane, else a new UUID; made when first asked for. */
+  /**
+   * The client's `X-Request-Id` when sane (1–128 of `A-Z a-z 0-9 . _ : -`, and no `urk_`/`urs_` in any case: key
+   * material is never echoed nor audited), else a new UUID; made when first asked for.
+   */
   get requestId(): string {
     if (this.#requestId === undefined) {
       const incoming = this.request.headers.get("X-Request-Id");
-      this.#requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+      this.#requestId =
+        incoming && SANE_REQUEST_ID.test(incoming) && !mentionsKeyPrefix(incoming)
+          ? incoming
+          : crypto.randomUUID();
     }
     return this.#requestId;
+  }
+
+  /** The socket peer's address, where the hosting server can tell it (asked when first needed). */
+  peer(): string | undefined {
+    return this.conn?.remote.address;
   }
 
   /** The clock, read once per request. */

@@ -39,6 +39,8 @@ export interface RouteSpec {
   meta?: TSchema;
   /** `no-store` for health; data is `public, max-age=60`. */
   cache?: "public" | "no-store";
+  /** Every call is counted against the rate limit, never admitted by an explorer view token (the token request). */
+  countsEveryCall?: boolean;
   /** Served as is (health, openapi.json): no version wrapper. */
   raw?: boolean;
   /** A non-JSON raw route (docs page and assets): `data` is the body text, sent with this content type. */

@@ -12,10 +12,26 @@ interface ParamRoute {
   segments: (string | { name: string })[];
 }
 
+/** A percent-encoded unreserved character (RFC 3986 §2.3): the same as the character itself. */
+const ENCODED_UNRESERVED = /%(?:[46][1-9A-F]|[57][0-9A]|3[0-9]|2[DE]|5F|7E)/gi;
+
 /**
- * Finds a request's route by its path alone: static paths by one Map lookup, paths with `:name` segments by
- * comparing segments. A trailing slash is tolerated; a parameter that is not valid percent-encoding matches
- * nothing.
+ * The one form of a path that routes are matched on, so that every form naming the same resource reaches the
+ * same route and so the same access rules: percent-encoded unreserved characters decoded (RFC 3986 §6.2.2.2) and
+ * one trailing slash dropped. Dot segments and backslashes are resolved before, by the URL parser that made the
+ * request's URL. Case and empty segments are kept (paths are case-sensitive; `//` names another resource).
+ */
+export function canonicalPath(pathname: string): string {
+  const decoded = pathname.includes("%")
+    ? pathname.replace(ENCODED_UNRESERVED, (e) => String.fromCharCode(Number.parseInt(e.slice(1), 16)))
+    : pathname;
+  return decoded.length > 1 && decoded.endsWith("/") ? decoded.slice(0, -1) : decoded;
+}
+
+/**
+ * Finds a request's route by its path alone, in its canonical form (`canonicalPath`): static paths by one Map
+ * lookup, paths with `:name` segments by comparing segments. A parameter that is not valid percent-encoding
+ * matches nothing. The route found is the request's identity for everything after (access rules, version).
  */
 export function createRouter(routes: readonly RouteSpec[]) {
   const exact = new Map<string, RouteSpec>();
@@ -33,7 +49,7 @@ export function createRouter(routes: readonly RouteSpec[]) {
   }
 
   const match = (pathname: string): RouteMatch | null => {
-    const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+    const path = canonicalPath(pathname);
     const route = exact.get(path);
     if (route) return { route, params: {} };
     const parts = path.split("/").slice(1);

@@ -1,6 +1,7 @@
 import type { TObject } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import {
+  ALL_PROFILES,
   CompareParams,
   ComparisonListSchema,
   compare,
@@ -16,15 +17,17 @@ import {
   RankingsParams,
   StatsSchema,
   stats,
+  UniversityDetailSchema,
   UniversityListSchema,
-  UniversityV1DetailSchema,
   universityScores,
 } from "../../lib/index.ts";
-import { ALL_PROFILES } from "../../lib/scores/profile.ts";
 import type { AppContext } from "./context.ts";
 import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
+
+/** v1's university: the core's detail without its latest scan. */
+const UniversityV1DetailSchema = Type.Omit(UniversityDetailSchema, ["latest_scan", "ranking"]);
 
 /** v1: plain `{success, data, meta?}` presenters over the core. */
 export function v1Routes(ctx: AppContext): RouteSpec[] {

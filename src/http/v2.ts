@@ -1,24 +1,34 @@
 import { type TObject, Type } from "@sinclair/typebox";
 import {
+  CATEGORIES,
   CategoryParams,
+  CompareParams,
+  ComparisonListSchema,
+  CountryCountsSchema,
+  checkScoreWindow,
+  compare,
+  countryCounts,
   getScan,
   getUniversity,
   IdParams,
+  isoTimestamp,
   LeaderboardMetaSchema,
   LeaderboardParams,
   LeaderboardSchema,
-  ListUniversitiesV2Params,
+  ListUniversitiesParams,
   listUniversities,
   MethodologySchema,
   methodology,
   PageMetaSchema,
+  RANKING_SORTS,
   RankingListSchema,
   RankingMetaSchema,
-  RankingsV2Params,
+  RankingsParams,
   RegressionListSchema,
   RegressionsMetaSchema,
   RegressionsParams,
   regressions,
+  regressionsWindow,
   ScanDetailSchema,
   ScanDiffParams,
   ScanDiffSchema,
@@ -26,14 +36,11 @@ import {
   scanDiff,
   UniversityDetailSchema,
   UniversityListSchema,
+  universityRanking,
+  walkRanking,
+  walkRegressions,
+  walkUniversities,
 } from "../../lib/index.ts";
-import { walkRanking } from "../../lib/queries/ranking-walk.ts";
-import { checkScoreWindow } from "../../lib/queries/rankings.ts";
-import { regressionsWindow } from "../../lib/queries/regressions.ts";
-import { walkRegressions } from "../../lib/queries/regressions-walk.ts";
-import { walkUniversities } from "../../lib/queries/universities-walk.ts";
-import { CATEGORIES, RANKING_SORTS } from "../../lib/scores/catalogue.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
 import { ApiSchemaSchema, describeV2 } from "./api-schema.ts";
 import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
@@ -46,6 +53,15 @@ import {
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
 import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
+
+/** v2 lists take only page, limit, search and country. */
+const ListUniversitiesV2Params = Type.Pick(ListUniversitiesParams, ["page", "limit", "search", "country"]);
+
+/** v2 rankings: v1's sorts and filters, 20 rows a page by default. */
+const RankingsV2Params = Type.Object({
+  ...RankingsParams.properties,
+  limit: Type.Optional(Type.Integer({ ...RankingsParams.properties.limit, default: 20 })),
+});
 
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
@@ -76,10 +92,25 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
     route({
       path: "/api/v2/universities/:id",
       operationId: "v2GetUniversity",
-      summary: "One university with its scan count and latest completed scan",
+      summary: "One university with its scan count, latest completed scan and overall rank",
+      description:
+        "`ranking` places the university by overall score among all ranked universities and within its " +
+        "country, numbered as `/rankings` and `/rankings?country=` number them; null when it is not ranked.",
       params: IdParams,
       response: UniversityDetailSchema,
-      handle: async ({ params }) => ({ data: await getUniversity(db, params.id) }),
+      handle: async ({ params }) => {
+        const university = await getUniversity(db, params.id);
+        return { data: { ...university, ranking: await universityRanking(db, university) } };
+      },
+    }),
+    route({
+      path: "/api/v2/countries",
+      operationId: "v2Countries",
+      summary: "Every country with universities: how many, and how many are ranked",
+      description:
+        "By country code. `ranked` counts those with an overall score in their latest completed scan.",
+      response: CountryCountsSchema,
+      handle: async () => ({ data: await countryCounts(db) }),
     }),
     route({
       path: "/api/v2/rankings",
@@ -106,6 +137,15 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       },
     }),
     route({
+      path: "/api/v2/compare",
+      operationId: "v2Compare",
+      summary: "Latest scores of 2 to 10 universities side by side",
+      description: "As v1 `/compare`: in the order given; an unknown id is a 404 naming it.",
+      query: CompareParams,
+      response: ComparisonListSchema,
+      handle: async ({ query }) => ({ data: await compare(db, query) }),
+    }),
+    route({
       path: "/api/v2/scans/:id",
       operationId: "v2GetScan",
       summary: "One scan of any status, with every score when completed",
@@ -121,7 +161,8 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "Every score measured on at least one side, `delta = b - a` (one decimal), largest |delta| first, then " +
         "catalogue order; a score measured on one side only has `delta: null`, comes last and counts as " +
         "`not_comparable`. Scans may belong to different universities; `a = b` is allowed. 404 names every " +
-        "unknown or uncompleted scan.",
+        "unknown or uncompleted scan. When both scans carry per-check evidence (`unirank scan`), `checks` lists " +
+        "the rubric checks whose points changed, with both sides' points, maximum and detail; else it is null.",
       query: ScanDiffParams,
       response: ScanDiffSchema,
       handle: async ({ query }) => ({ data: await scanDiff(db, query) }),

@@ -1,10 +1,13 @@
-import { invalidParameter } from "../../lib/errors.ts";
-import { chooseProfile } from "../../lib/queries/profiles.ts";
-import type { RankedRow } from "../../lib/queries/rank.ts";
-import type { WalkPage, WalkStep } from "../../lib/queries/walk.ts";
-import type { DB } from "../../lib/schema/database.ts";
-import type { RankedScoreName } from "../../lib/scores/catalogue.ts";
-import { canonicalProfile } from "../../lib/scores/profile.ts";
+import {
+  canonicalProfile,
+  chooseProfile,
+  type DB,
+  invalidParameter,
+  type RankedRow,
+  type RankedScoreName,
+  type WalkPage,
+  type WalkStep,
+} from "../../lib/index.ts";
 import { decodeCursor, encodeCursor } from "./paging/cursor.ts";
 import type { Payload } from "./route.ts";
 

@@ -1,16 +1,19 @@
-import { isNotableLink } from "../../lib/scanner/links.ts";
-import type {
-  Availability,
-  DnsObservation,
-  HomeObservation,
-  HttpRedirect,
-  Observations,
-  PageObservation,
-  RobotsObservation,
-  SitemapObservation,
-  SpfDnsAnswer,
-} from "../../lib/scanner/observations.ts";
-import { evaluateSpfPolicy, runSpfAsync, type SpfAnswer, type SpfQuestion } from "../../lib/scanner/spf.ts";
+import {
+  type Availability,
+  type DnsObservation,
+  evaluateSpfPolicy,
+  type HomeObservation,
+  type HttpRedirect,
+  isNotableLink,
+  type Observations,
+  type PageObservation,
+  type RobotsObservation,
+  runSpfAsync,
+  type SitemapObservation,
+  type SpfAnswer,
+  type SpfDnsAnswer,
+  type SpfQuestion,
+} from "../../lib/scanner/index.ts";
 import { FetchError } from "./connection-pool.ts";
 import { type DnsAnswer, queryDns } from "./dns-client.ts";
 import { isHtml, parsePage } from "./html.ts";

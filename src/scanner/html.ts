@@ -1,5 +1,5 @@
 import { Parser } from "htmlparser2";
-import type { PageObservation } from "../../lib/scanner/observations.ts";
+import type { PageObservation } from "../../lib/scanner/index.ts";
 
 const MAX_LINKS = 1000;
 

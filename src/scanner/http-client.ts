@@ -1,5 +1,6 @@
 import { isIP, connect as netConnect, type Socket } from "node:net";
 import { type TLSSocket, connect as tlsConnect } from "node:tls";
+import { ChunkedEnd, dechunk } from "./chunked-body.ts";
 import { FetchError } from "./connection-pool.ts";
 import type { ScanContext } from "./scan-context.ts";
 import { secureContext } from "./tls-probe.ts";
@@ -20,15 +21,22 @@ export interface FetchedResponse {
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 export const MAX_REDIRECTS = 5;
 
-/** GET one URL (no redirect followed), through the host queue, the address guard and the byte cap. */
-export async function fetchOnce(url: string, ctx: ScanContext): Promise<FetchedResponse> {
+/**
+ * GET (or HEAD) one URL, no redirect followed, through the host queue, the address guard and the byte cap: the
+ * one way the scanner reaches a site.
+ */
+export async function fetchOnce(
+  url: string,
+  ctx: ScanContext,
+  method: "GET" | "HEAD" = "GET",
+): Promise<FetchedResponse> {
   const u = new URL(url);
   if (u.protocol !== "http:" && u.protocol !== "https:") throw new FetchError(`not an http(s) URL: ${url}`);
   const host = u.hostname.replace(/^\[|\]$/g, "");
   const address = await ctx.address(host);
   const secure = u.protocol === "https:";
   const port = u.port ? Number(u.port) : secure ? ctx.ports.https : ctx.ports.http;
-  return ctx.hosts.run(host, () => request(u, host, address, port, secure, ctx));
+  return ctx.hosts.run(host, () => request({ u, host, address, port, secure, method }, ctx));
 }
 
 /** GET a URL following at most 5 redirects; the chain starts with `url` and ends with the final URL. */
@@ -57,48 +65,43 @@ export async function fetchFollow(
 }
 
 /** Where a full response ends: a byte count, the end of a chunked body, or the connection's close. */
-type Framing = { kind: "length"; end: number } | { kind: "chunked"; bodyStart: number } | { kind: "close" };
+type Framing = { kind: "length"; end: number } | { kind: "chunked"; body: ChunkedEnd } | { kind: "close" };
 
-function framingOf(raw: Buffer, headEnd: number): { framing: Framing; reusable: boolean } {
-  const head = raw.subarray(0, headEnd).toString("latin1");
+function framingOf(head: string, headEnd: number, method: string): { framing: Framing; reusable: boolean } {
   const status = Number(/^HTTP\/\d(?:\.\d)? (\d{3})/.exec(head)?.[1] ?? 0);
   const header = (name: string) => new RegExp(`\r\n${name}:[ \t]*([^\r\n]*)`, "i").exec(head)?.[1]?.trim();
   const reusable = !/\bclose\b/i.test(header("connection") ?? "") && /^HTTP\/1\.1 /.test(head);
-  if (status === 204 || status === 304 || (status >= 100 && status < 200))
+  if (method === "HEAD" || status === 204 || status === 304 || (status >= 100 && status < 200))
     return { framing: { kind: "length", end: headEnd + 4 }, reusable };
   if (/\bchunked\b/i.test(header("transfer-encoding") ?? ""))
-    return { framing: { kind: "chunked", bodyStart: headEnd + 4 }, reusable };
+    return { framing: { kind: "chunked", body: new ChunkedEnd() }, reusable };
   const length = header("content-length");
   if (length && /^\d+$/.test(length))
     return { framing: { kind: "length", end: headEnd + 4 + Number(length) }, reusable };
   return { framing: { kind: "close" }, reusable: false };
 }
 
-/** True once a chunked body has its last chunk and the blank line after it. */
-function chunkedComplete(raw: Buffer, bodyStart: number): boolean {
-  let at = bodyStart;
-  for (;;) {
-    const lineEnd = raw.indexOf("\r\n", at);
-    if (lineEnd < 0) return false;
-    const size = Number.parseInt(raw.subarray(at, lineEnd).toString("latin1"), 16);
-    if (!Number.isFinite(size)) return true; // malformed: take what came
-    if (size === 0) return raw.indexOf("\r\n\r\n", lineEnd) >= 0 || raw.length >= lineEnd + 4;
-    at = lineEnd + 2 + size + 2;
-    if (at > raw.length) return false;
-  }
-}
-
+const CRLFCRLF = Buffer.from("\r\n\r\n");
+/** Room for a response's head. */
+const HEAD_MAX_BYTES = 64 * 1024;
 const idleError = () => {};
 
-function request(
-  u: URL,
-  host: string,
-  address: string,
-  port: number,
-  secure: boolean,
-  ctx: ScanContext,
-  fresh = false,
-): Promise<FetchedResponse> {
+interface Target {
+  u: URL;
+  host: string;
+  address: string;
+  port: number;
+  secure: boolean;
+  method: "GET" | "HEAD";
+}
+
+/**
+ * One request on a kept-alive or new connection. Every byte is looked at once: the end of the head is searched in
+ * each new piece (with the three bytes before it), a chunked body is followed as it arrives, and the pieces are
+ * joined once, at the end; at most the byte cap and 64 KiB for the head are read.
+ */
+function request(t: Target, ctx: ScanContext, fresh = false): Promise<FetchedResponse> {
+  const { u, host, address, port, secure, method } = t;
   const key = `${secure ? "https" : "http"}:${host}:${address}:${port}`;
   const pooled = fresh ? undefined : ctx.pool.take(key);
   return new Promise((resolve, reject) => {
@@ -107,9 +110,11 @@ function request(
     let truncated = false;
     let settled = false;
     let headEnd = -1;
+    let carry: Buffer = Buffer.alloc(0);
     let framing: Framing | null = null;
     let reusable = false;
-    const limit = ctx.maxBytes + 64 * 1024; // the body cap plus room for the head
+    // The body cap plus room for the head; a HEAD reads a head only.
+    const limit = method === "HEAD" ? HEAD_MAX_BYTES : ctx.maxBytes + HEAD_MAX_BYTES;
     const socket: Socket =
       pooled ??
       (secure
@@ -125,7 +130,7 @@ function request(
     const send = () => {
       const hostHeader = u.port ? `${u.hostname}:${u.port}` : u.hostname;
       socket.write(
-        `GET ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${hostHeader}\r\nUser-Agent: ${ctx.userAgent}\r\n` +
+        `${method} ${u.pathname}${u.search} HTTP/1.1\r\nHost: ${hostHeader}\r\nUser-Agent: ${ctx.userAgent}\r\n` +
           "Accept: text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8\r\n" +
           "Accept-Encoding: identity\r\nConnection: keep-alive\r\n\r\n",
       );
@@ -150,13 +155,18 @@ function request(
       } else socket.destroy();
       if (error) {
         // A kept-alive connection the server closed meanwhile: once more on a new one.
-        if (pooled && received === 0 && !ctx.signal.aborted)
-          request(u, host, address, port, secure, ctx, true).then(resolve, reject);
+        if (pooled && received === 0 && !ctx.signal.aborted) request(t, ctx, true).then(resolve, reject);
         else reject(error);
         return;
       }
       try {
-        const response = parseResponse(u.href, Buffer.concat(chunks), truncated, ctx.maxBytes);
+        const response = parseResponse(
+          u.href,
+          Buffer.concat(chunks, received),
+          truncated,
+          ctx.maxBytes,
+          method,
+        );
         response.verified = verified;
         resolve(response);
       } catch (e) {
@@ -164,24 +174,26 @@ function request(
       }
     };
     const onData = (chunk: Buffer) => {
+      const offset = received;
       chunks.push(chunk);
       received += chunk.length;
+      if (headEnd < 0) {
+        // The head's end, searched in this piece and the three bytes before it.
+        const window = carry.length > 0 ? Buffer.concat([carry, chunk]) : chunk;
+        const found = window.indexOf(CRLFCRLF);
+        if (found < 0) carry = window.subarray(Math.max(0, window.length - 3));
+        else {
+          headEnd = offset - carry.length + found;
+          const head = Buffer.concat(chunks, received).toString("latin1", 0, headEnd);
+          ({ framing, reusable } = framingOf(head, headEnd, method));
+          if (framing.kind === "chunked" && framing.body.feed(Buffer.concat(chunks, received), headEnd + 4))
+            return finish(null, true);
+        }
+      } else if (framing?.kind === "chunked" && framing.body.feed(chunk)) return finish(null, true);
+      if (framing?.kind === "length" && received >= framing.end) return finish(null, true);
       if (received > limit) {
         truncated = true;
-        return finish(null);
-      }
-      if (headEnd < 0) {
-        const raw = chunks.length === 1 ? chunk : Buffer.concat(chunks);
-        headEnd = raw.indexOf("\r\n\r\n");
-        if (headEnd < 0) return;
-        ({ framing, reusable } = framingOf(raw, headEnd));
-      }
-      if (framing?.kind === "length" && received >= framing.end) finish(null, true);
-      else if (framing?.kind === "chunked") {
-        const raw = Buffer.concat(chunks);
-        chunks.length = 0;
-        chunks.push(raw);
-        if (chunkedComplete(raw, framing.bodyStart)) finish(null, true);
+        finish(null);
       }
     };
     const onEnd = () =>
@@ -207,14 +219,15 @@ function request(
   });
 }
 
-/** Parses an HTTP/1.x response (Content-Length, chunked or read to the end). */
+/** Parses an HTTP/1.x response (Content-Length, chunked or read to the end; no body for HEAD). */
 export function parseResponse(
   url: string,
   raw: Buffer,
   truncated: boolean,
   maxBytes: number,
+  method: "GET" | "HEAD" = "GET",
 ): FetchedResponse {
-  const headEnd = raw.indexOf("\r\n\r\n");
+  const headEnd = raw.indexOf(CRLFCRLF);
   if (headEnd < 0) throw new FetchError(`${url}: no complete HTTP response`);
   const [statusLine = "", ...lines] = raw.subarray(0, headEnd).toString("latin1").split("\r\n");
   const m = /^HTTP\/\d(?:\.\d)? (\d{3})/.exec(statusLine);
@@ -228,7 +241,8 @@ export function parseResponse(
     headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
   }
   let body = raw.subarray(headEnd + 4);
-  if (/\bchunked\b/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body);
+  if (method === "HEAD") body = body.subarray(0, 0);
+  else if (/\bchunked\b/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body, maxBytes + 1);
   else if (headers["content-length"] && /^\d+$/.test(headers["content-length"]))
     body = body.subarray(0, Number(headers["content-length"]));
   if (body.length > maxBytes) {
@@ -236,18 +250,4 @@ export function parseResponse(
     truncated = true;
   }
   return { url, status: Number(m[1]), headers, body, truncated, verified: null };
-}
-
-function dechunk(data: Buffer): Buffer {
-  const parts: Buffer[] = [];
-  let at = 0;
-  while (at < data.length) {
-    const lineEnd = data.indexOf("\r\n", at);
-    if (lineEnd < 0) break;
-    const size = Number.parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
-    if (!Number.isFinite(size) || size <= 0) break;
-    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 2 + size + 2;
-  }
-  return Buffer.concat(parts);
 }

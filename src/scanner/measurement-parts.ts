@@ -1,16 +1,25 @@
-import { chromiumPath, type SourceFlags, sourceSettings } from "../config.ts";
+import type { ScanPart } from "../../lib/scanner/index.ts";
+import { chromiumPath, sourceSettings } from "../config.ts";
 import { browserPart } from "./browser/browser-part.ts";
-import type { ScanPart } from "./scan-university.ts";
+import type { SlotHolder } from "./browser/slots.ts";
+import { guardedLookup } from "./scan-context.ts";
+import type { MeasurementFlags } from "./scan-runner.ts";
 import { sourceParts } from "./sources/index.ts";
 
-/** The measurements beyond the own site: the browser (with `--chromium`) and the open-index sources (`--sources`). */
-export interface MeasurementFlags extends SourceFlags {
-  chromium?: string;
-}
-
-/** The browser part and the three source parts, as settings and environment ask; `close()` stops every Chromium. */
-export function measurementParts(flags: MeasurementFlags): { parts: ScanPart[]; close(): Promise<void> } {
-  const browser = browserPart({ chromiumPath: chromiumPath(flags.chromium) });
+/**
+ * The browser part and the three source parts, as settings and environment ask; `close()` stops every Chromium.
+ * `slots` are the browser's places when scan processes share them.
+ */
+export function measurementParts(
+  flags: MeasurementFlags,
+  slots?: SlotHolder,
+): { parts: ScanPart[]; close(): Promise<void> } {
+  // In a scan the part takes the scan's own answers; on its own, the system's resolver and no private targets.
+  const browser = browserPart({
+    chromiumPath: chromiumPath(flags.chromium),
+    slots,
+    lookup: guardedLookup({}),
+  });
   const { enabled, options } = sourceSettings(flags);
   return { parts: [browser, ...sourceParts(enabled, options)], close: () => browser.close() };
 }

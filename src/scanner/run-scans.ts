@@ -1,16 +1,15 @@
-import { EVIDENCE_CHARS, fitEvidence } from "../../lib/scanner/evidence.ts";
-import type { DB } from "../../lib/schema/database.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
-import type { ScanRecord } from "../../lib/write/records.ts";
-import { writeRecords } from "../../lib/write/write-records.ts";
-import { HostQueue } from "./host-queue.ts";
-import { SCANNER_DEFAULTS } from "./scan-context.ts";
-import { type ScanOptions, type ScanOutcome, type ScanTarget, scanUniversity } from "./scan-university.ts";
+import { type DB, isoTimestamp, recordScanOutcome, recordScanStart } from "../../lib/index.ts";
+import type { ScanOutcome, ScanTarget } from "../../lib/scanner/index.ts";
+import type { ScanRunner } from "./scan-runner.ts";
 
-export interface RunScansOptions extends ScanOptions {
+export interface RunScansOptions {
+  /** Runs one scan: in a scan process (`ScanProcesses.scan`), or in this process (`inProcessRunner`, tests). */
+  scan: ScanRunner;
   /** Scans at once (default 8). */
   concurrency?: number;
-  /** Called after each scan is written. */
+  /** The clock (tests). */
+  now?: () => Date;
+  /** Called after each scan is stored, with the outcome as stored. */
   onScan?: (target: ScanTarget, outcome: ScanOutcome) => void;
   signal?: AbortSignal;
 }
@@ -28,17 +27,16 @@ export const scanSourceId = (domain: string, started: Date): string =>
   `unirank-scan:${domain}:${isoTimestamp(started)}`;
 
 /**
- * Scans `targets` (stored universities), `concurrency` at a time, each written through the writer:
- * `running` when it starts, then `completed` with its scores or `failed` with the reason, and its evidence.
+ * Scans `targets` (stored universities), `concurrency` at a time, each stored as it goes: `running` when it
+ * starts, then its outcome through `recordScanOutcome` (completed with its scores, or failed with the reason).
  */
 export async function runScans(
   db: DB,
   targets: ScanTarget[],
-  options: RunScansOptions = {},
+  options: RunScansOptions,
 ): Promise<RunScansSummary> {
   const t0 = performance.now();
   const summary: RunScansSummary = { completed: 0, failed: 0, skipped: 0, seconds: 0 };
-  const hosts = options.hosts ?? new HostQueue(options.delayMs ?? SCANNER_DEFAULTS.delayMs);
   const now = options.now ?? (() => new Date());
   let next = 0;
   const worker = async () => {
@@ -48,44 +46,13 @@ export async function runScans(
       if (!target) return;
       const domain = target.domain.trim().toLowerCase();
       const started = now();
-      const sourceId = scanSourceId(domain, started);
-      const base = { type: "scan" as const, source_id: sourceId, domain };
-      await writeRecords(db, [{ ...base, status: "running", started_at: isoTimestamp(started) }]);
-      const outcome = await scanUniversity(target, { ...options, hosts, now: () => started }, options.signal);
-      const completedAt = now();
-      outcome.completed_at = isoTimestamp(completedAt);
-      const record = {
-        ...base,
-        ...outcome.scores,
-        status: outcome.status,
-        started_at: isoTimestamp(started),
-        completed_at: isoTimestamp(completedAt),
-        evidence: fitEvidence(outcome.evidence, EVIDENCE_CHARS),
-        ...(outcome.profile ? { profile: outcome.profile } : {}),
-        ...(outcome.rubric_version ? { rubric_version: outcome.rubric_version } : {}),
-      } as ScanRecord;
-      try {
-        await writeRecords(db, [record]);
-      } catch (e) {
-        // The writer refused the outcome (it should not): the scan is closed as failed, saying why.
-        outcome.status = "failed";
-        outcome.failure_reason = `the scan could not be stored: ${e instanceof Error ? e.message : String(e)}`;
-        outcome.scores = {};
-        await writeRecords(db, [
-          {
-            ...base,
-            status: "failed",
-            started_at: isoTimestamp(started),
-            completed_at: isoTimestamp(completedAt),
-            evidence: {
-              observations: null,
-              checks: [],
-              unmeasured: {},
-              failure_reason: outcome.failure_reason,
-            },
-          },
-        ]);
-      }
+      const attempt = { source_id: scanSourceId(domain, started), domain };
+      await recordScanStart(db, attempt, isoTimestamp(started));
+      const scanned = await options.scan(target, { startedAt: started }, options.signal);
+      const outcome = await recordScanOutcome(db, attempt, {
+        ...scanned,
+        completed_at: isoTimestamp(now()),
+      });
       if (outcome.status === "completed") summary.completed++;
       else summary.failed++;
       options.onScan?.(target, outcome);

@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { isPrivateAddress } from "../../lib/node/address-guard.ts";
+import { isPrivateAddress } from "../../lib/node/index.ts";
 import { queryDns } from "./dns-client.ts";
 import { HostQueue } from "./host-queue.ts";
 import { type ResolverAddress, systemResolverAddress } from "./resolver-address.ts";
@@ -17,6 +17,8 @@ export interface ScannerSettings {
   contact?: string;
   /** Let targets on loopback and private addresses through (`--allow-private-targets`, for tests). */
   allowPrivateTargets?: boolean;
+  /** Which loopback, private or reserved addresses may be reached without `allowPrivateTargets` (tests; none). */
+  privateAllowed?: (address: string) => boolean;
   /** Extra trusted CA certificates, PEM (`--ca-file`). */
   ca?: string[];
   /** Ports used for URLs without one (default 80 and 443; fixtures use others). */
@@ -57,29 +59,41 @@ export function userAgent(contact: string | undefined, version: string): string 
   return contact ? `unirank/${version} (+${contact})` : `unirank/${version}`;
 }
 
-export function scanContext(settings: ScannerSettings, version: string, signal: AbortSignal): ScanContext {
+/**
+ * The scanner's way to a host's address: an A lookup through its resolver, then the address guard on every
+ * address of the answer (a loopback, private or reserved one refuses the host unless allowed). Rejects with a
+ * `FetchError` saying why. The scan, its probes and its browser all reach sites through this.
+ */
+export function guardedLookup(
+  settings: Pick<ScannerSettings, "resolver" | "allowPrivateTargets" | "privateAllowed" | "requestTimeoutMs">,
+): (host: string) => Promise<string> {
   const resolver = settings.resolver ?? systemResolverAddress();
-  const requestTimeoutMs = settings.requestTimeoutMs ?? SCANNER_DEFAULTS.requestTimeoutMs;
-  const cache = new Map<string, Promise<string>>();
-  const lookup = async (host: string): Promise<string> => {
+  const timeoutMs = Math.min(settings.requestTimeoutMs ?? SCANNER_DEFAULTS.requestTimeoutMs, 5000);
+  const allowed = settings.allowPrivateTargets ? () => true : (settings.privateAllowed ?? (() => false));
+  return async (host) => {
     let addresses: string[];
     if (isIP(host)) addresses = [host];
     else {
-      const answer = await queryDns(resolver, host, "A", Math.min(requestTimeoutMs, 5000)).catch(
-        (e: Error) => {
-          throw new FetchError(`cannot resolve ${host}: ${e.message}`);
-        },
-      );
+      const answer = await queryDns(resolver, host, "A", timeoutMs).catch((e: Error) => {
+        throw new FetchError(`cannot resolve ${host}: ${e.message}`);
+      });
       addresses = answer.records;
       if (addresses.length === 0) throw new FetchError(`cannot resolve ${host}: no A record`);
     }
-    const blocked = settings.allowPrivateTargets ? undefined : addresses.find(isPrivateAddress);
+    const blocked = addresses.find((a) => isPrivateAddress(a) && !allowed(a));
     if (blocked)
       throw new FetchError(
         `refused: ${host} resolves to ${blocked}, a loopback, private or reserved address (allow with --allow-private-targets)`,
       );
     return addresses[0] as string;
   };
+}
+
+export function scanContext(settings: ScannerSettings, version: string, signal: AbortSignal): ScanContext {
+  const resolver = settings.resolver ?? systemResolverAddress();
+  const requestTimeoutMs = settings.requestTimeoutMs ?? SCANNER_DEFAULTS.requestTimeoutMs;
+  const cache = new Map<string, Promise<string>>();
+  const lookup = guardedLookup({ ...settings, resolver });
   return {
     userAgent: userAgent(settings.contact, version),
     resolver,

@@ -1,54 +1,41 @@
-import type { PartObservations, ScanEvidence } from "../../lib/scanner/evidence.ts";
-import type { Availability, Observations } from "../../lib/scanner/observations.ts";
-import { RUBRIC_VERSION } from "../../lib/scanner/rubric-version.ts";
-import type { ScanOutcome as CoreScanOutcome } from "../../lib/scanner/scan-outcome.ts";
-import { completeScores, scoreObservations } from "../../lib/scanner/score-observations.ts";
-import type { CheckPoints, ScoredPart } from "../../lib/scores/check-points.ts";
-import { fillDerivedScores } from "../../lib/scores/derive.ts";
-import { type ProfilePartName, profileOf } from "../../lib/scores/profile.ts";
-import { isoTimestamp } from "../../lib/time/format.ts";
+import {
+  deriveScores,
+  isoTimestamp,
+  type ProfilePartName,
+  profileOf,
+  RUBRIC_VERSION,
+} from "../../lib/index.ts";
+import {
+  type Availability,
+  type CheckPoints,
+  completeScores,
+  failedOutcome,
+  type Observations,
+  type PartContext,
+  type PartObservations,
+  type ScanEvidence,
+  type ScanOutcome,
+  type ScanPart,
+  type ScanTarget,
+  type ScoredPart,
+  scoreObservations,
+} from "../../lib/scanner/index.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
+import { HostQueue } from "./host-queue.ts";
 import { SCANNER_DEFAULTS, type ScanContext, type ScannerSettings, scanContext } from "./scan-context.ts";
-
-/** A university to scan. */
-export interface ScanTarget {
-  domain: string;
-  name?: string;
-  country?: string;
-  /** Availability probes answered over the period (from the scheduler); `tech_uptime_score` is null without. */
-  availability?: Availability | null;
-}
-
-/** What a measurement part (browser, third-party source) gets besides the target. */
-export interface PartContext {
-  /** The own-site observations (the home page URL is `observations.home.url`). */
-  observations: Observations;
-  userAgent: string;
-  signal: AbortSignal;
-  /** `observations.home.url`, for parts that load the home page themselves. */
-  homeUrl?: string;
-}
-
-/**
- * A measurement plugged into the scan: its scores replace the own-site ones and fill the null ones. A part that
- * measures when asked names itself in `profile` (the browser with a Chromium, a source that is on); its
- * `observations` are kept in the evidence under that name, so its sub-scores re-score too.
- */
-export type ScanPart = ((
-  target: ScanTarget,
-  context: PartContext,
-) => Promise<ScoredPart & { observations?: unknown }>) & { readonly profile?: ProfilePartName };
+import type { ScanRunner } from "./scan-runner.ts";
 
 export interface ScanOptions extends ScannerSettings {
   /** Browser and third-party measurements; without them their sub-scores are null with the reason. */
   parts?: ScanPart[];
   /** The clock (tests). */
   now?: () => Date;
+  /** When the scan started (default now): its stored `running` row's time. */
+  startedAt?: Date;
+  /** Availability probes answered over the scan period (from the scheduler); `tech_uptime_score` is null without. */
+  availability?: Availability | null;
 }
-
-/** A scan's outcome as the scanner gives it: the core's shape, always with its evidence. */
-export type ScanOutcome = CoreScanOutcome & { evidence: ScanEvidence };
 
 /**
  * Scans one university: collects its own site and DNS, scores the observations, runs the parts, derives
@@ -59,25 +46,18 @@ export async function scanUniversity(
   target: ScanTarget,
   options: ScanOptions = {},
   signal?: AbortSignal,
-): Promise<ScanOutcome> {
+): Promise<ScanOutcome & { evidence: ScanEvidence }> {
   const now = options.now ?? (() => new Date());
-  const started = now();
+  const started = options.startedAt ?? now();
   const timeoutMs = options.scanTimeoutMs ?? SCANNER_DEFAULTS.scanTimeoutMs;
   const timeout = AbortSignal.timeout(timeoutMs);
   const combined = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const ctx: ScanContext = scanContext(options, VERSION, combined);
   const domain = target.domain.trim().toLowerCase();
-  const failed = (reason: string): ScanOutcome => ({
-    status: "failed",
-    started_at: isoTimestamp(started),
-    completed_at: isoTimestamp(now()),
-    failure_reason: reason,
-    scores: {},
-    evidence: { observations: null, checks: [], unmeasured: {}, failure_reason: reason },
-  });
+  const failed = (reason: string) => failedOutcome(reason, isoTimestamp(started), isoTimestamp(now()));
   let observations: Observations;
   try {
-    observations = await collectObservations(domain, ctx, started, target.availability ?? null);
+    observations = await collectObservations(domain, ctx, started, options.availability ?? null);
   } catch (e) {
     ctx.pool.close();
     if (timeout.aborted) return failed(`the scan took longer than ${timeoutMs / 1000} s`);
@@ -92,6 +72,7 @@ export async function scanUniversity(
     userAgent: ctx.userAgent,
     signal: combined,
     homeUrl: observations.home?.url,
+    address: ctx.address,
   };
   const partErrors: CheckPoints[] = [];
   const ran: ProfilePartName[] = ["site"];
@@ -116,7 +97,7 @@ export async function scanUniversity(
     }
   }
   const all = completeScores(parts);
-  const scores = fillDerivedScores({ ...all.scores }) as ScanOutcome["scores"];
+  const scores = deriveScores(all.scores) as ScanOutcome["scores"];
   return {
     status: "completed",
     started_at: isoTimestamp(started),
@@ -132,4 +113,11 @@ export async function scanUniversity(
       ...(all.grades ? { grades: all.grades } : {}),
     },
   };
+}
+
+/** Scans in this process, one host queue shared by its scans: what a scan process runs (and tests, to inject parts). */
+export function inProcessRunner(options: ScanOptions = {}): ScanRunner {
+  const hosts = options.hosts ?? new HostQueue(options.delayMs ?? SCANNER_DEFAULTS.delayMs);
+  return (target, { startedAt, availability }, signal) =>
+    scanUniversity(target, { ...options, hosts, startedAt, availability: availability ?? null }, signal);
 }

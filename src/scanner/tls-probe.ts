@@ -8,7 +8,7 @@ import {
   type SecureContext,
   type SecureVersion,
 } from "node:tls";
-import type { TlsObservation, TlsVersions } from "../../lib/scanner/observations.ts";
+import type { TlsObservation, TlsVersions } from "../../lib/scanner/index.ts";
 import type { ScanContext } from "./scan-context.ts";
 
 const EMPTY: Omit<TlsObservation, "connected" | "error"> = {

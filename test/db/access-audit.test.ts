@@ -1,7 +1,10 @@
 import { expect, test } from "bun:test";
 import { redactPath } from "../../lib/access/audit-log.ts";
-import { createAuditLog, pruneAccessState, readAudit } from "../../lib/index.ts";
+import { createAuditLog, createKey, pruneAccessState, readAudit } from "../../lib/index.ts";
+import { createAccessGuard } from "../../src/http/access.ts";
+import { createApp } from "../../src/http/app.ts";
 import { describeEachDatabase } from "../support/databases.ts";
+import { testContext } from "../support/fixtures-app.ts";
 
 const T0 = Date.parse("2026-03-01T12:00:00Z");
 const DAY = 86_400_000;
@@ -16,6 +19,10 @@ test("redactPath removes api_key values however the name is written, and anythin
   expect(redactPath(`/api/v2/universities/${key}?q=${key}`)).toBe(
     "/api/v2/universities/urk_REDACTED?q=urk_REDACTED",
   );
+  expect(redactPath(`/a?q=URK_${"b".repeat(36)}&s=urs_${"c".repeat(40)}&t=uRk_${"d".repeat(16)}`)).toBe(
+    "/a?q=urk_REDACTED&s=urs_REDACTED&t=urk_REDACTED",
+  );
+  expect(redactPath("/a?q=urk_short&urk_")).toBe("/a?q=urk_short&urk_");
   expect(redactPath("/plain")).toBe("/plain");
   expect(redactPath(`/${"x".repeat(5000)}`).length).toBeLessThan(2100);
 });
@@ -88,5 +95,50 @@ describeEachDatabase("audit log", (get) => {
     expect(await audit.prune()).toBe(1);
     expect((await readAudit(db)).map((r) => r.request_id)).toEqual(["age-1", "age-0"]);
     await audit.close();
+  });
+});
+
+describeEachDatabase("key material never reaches the audit log or an answer", (get) => {
+  test("a key, a key written in upper case, a signing secret: not a request id, redacted from paths, not echoed", async () => {
+    const { db } = get();
+    await get().reset();
+    const created = await createKey(db, { name: "audit", requireSignature: true });
+    const secret = created.signing_secret ?? "";
+    const material = [created.key, `URK_${created.key.slice(4)}`, `Urk_${created.key.slice(4)}`, secret];
+    const access = createAccessGuard({
+      db,
+      clock: () => new Date(T0),
+      anonymousLimit: 0,
+      pruneIntervalMs: 0,
+    });
+    const app = createApp({ ...testContext(db, { cache: false }), access });
+    const answers: string[] = [];
+    const ask = async (path: string, headers: Record<string, string> = {}) => {
+      const r = await app.handle(new Request(`http://unirank.test${path}`, { headers }), {
+        remote: { address: "::1" },
+      });
+      answers.push(JSON.stringify([...r.headers]), await r.text());
+      return r;
+    };
+    for (const value of material) {
+      const r = await ask("/api/v2/rankings?limit=1", { "X-Request-Id": value });
+      expect(r.headers.get("X-Request-Id")).toMatch(/^[0-9a-f-]{36}$/);
+      await ask(`/api/v2/universities?search=${value}`);
+      await ask(`/api/v2/universities?search=${encodeURIComponent(` ${value.toLowerCase()} `)}`);
+      await ask(`/api/v2/nowhere/${value}`);
+      await ask(`/api/v2/distribution?country=${value}&score=${value}`);
+    }
+    // A request id of its own kind is kept: echoed and audited as sent.
+    const own = await ask("/api/v2/rankings?limit=1", { "X-Request-Id": "req-42:a.b_c" });
+    expect(own.headers.get("X-Request-Id")).toBe("req-42:a.b_c");
+    await access.close();
+    const rows = await readAudit(db, { limit: 1000 });
+    expect(rows.map((r) => r.request_id)).toContain("req-42:a.b_c");
+    const stored = JSON.stringify(rows);
+    for (const value of material) {
+      const body = value.slice(4, 24);
+      expect(stored.includes(body) ? `audit log holds ${value}` : "absent").toBe("absent");
+      expect(answers.join("\n").includes(body) ? `an answer echoes ${value}` : "absent").toBe("absent");
+    }
   });
 });

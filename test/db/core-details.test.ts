@@ -4,7 +4,7 @@ import {
   CATEGORIES,
   compare,
   exportUniversity,
-  type HealthProbes,
+  type HostChecks,
   health,
   SCORE_NAMES,
   type Scores,
@@ -172,7 +172,7 @@ test("recommend: ignores composites and unmeasured scores, orders ties by name",
 });
 
 describeEachDatabase("core: health", (get) => {
-  const probes = (over: Partial<HealthProbes> = {}): HealthProbes => ({
+  const hostChecks = (over: Partial<HostChecks> = {}): HostChecks => ({
     freeDiskBytes: async () => 50 * 1024 ** 3,
     logsWritable: async () => true,
     cacheEntries: () => 7,
@@ -180,7 +180,7 @@ describeEachDatabase("core: health", (get) => {
   });
 
   test("healthy when every check is ok", async () => {
-    const h = await health(get().db, { version: "9.9.9", probes: probes(), clock: fixedClock });
+    const h = await health(get().db, { version: "9.9.9", hostChecks: hostChecks(), clock: fixedClock });
     expect(h).toMatchObject({
       status: "healthy",
       version: "9.9.9",
@@ -197,20 +197,20 @@ describeEachDatabase("core: health", (get) => {
   test("degraded when disk is low, the log directory unwritable or a probe fails", async () => {
     const low = await health(get().db, {
       version: "1",
-      probes: probes({ freeDiskBytes: async () => 0.5 * 1024 ** 3 }),
+      hostChecks: hostChecks({ freeDiskBytes: async () => 0.5 * 1024 ** 3 }),
       minFreeDiskGb: 1,
     });
     expect(low.status).toBe("degraded");
     expect(low.checks.disk).toEqual({ status: "warn", free_gb: 0.5 });
     const logs = await health(get().db, {
       version: "1",
-      probes: probes({ logsWritable: async () => false }),
+      hostChecks: hostChecks({ logsWritable: async () => false }),
     });
     expect(logs.status).toBe("degraded");
     expect(logs.checks.logs).toEqual({ status: "warn", writable: false });
     const broken = await health(get().db, {
       version: "1",
-      probes: probes({
+      hostChecks: hostChecks({
         freeDiskBytes: async () => {
           throw new Error("statfs failed");
         },

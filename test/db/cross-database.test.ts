@@ -7,6 +7,7 @@ import postgres from "postgres";
 import {
   CATEGORY_NAMES,
   compare,
+  countryCounts,
   type Database,
   exportUniversity,
   getScan,
@@ -22,6 +23,7 @@ import {
   regressions,
   scanDiff,
   stats,
+  universityRanking,
   universityScores,
   writeRecords,
 } from "../../lib/index.ts";
@@ -185,7 +187,9 @@ function calls(): Call[] {
     add(`university ${id}`, (db) => getUniversity(db, id));
     add(`scores ${id}`, (db) => universityScores(db, id));
     add(`export ${id}`, (db) => exportUniversity(db, id, { clock }));
+    add(`ranking ${id}`, async (db) => universityRanking(db, await getUniversity(db, id)));
   }
+  add("country counts", (db) => countryCounts(db));
   for (const sort of Object.keys(RANKING_SORTS) as NonNullable<RankingsParams["sort"]>[]) {
     for (const params of [
       { limit: 100 },

@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import {
   DistributionSchema,
+  type IngestRecord,
   ScanHistorySchema,
   scanHistory,
   scoreDistribution,
   UnirankError,
+  writeRecords,
 } from "../../lib/index.ts";
-import { binOf } from "../../lib/queries/score-distribution.ts";
+import { binBounds, binOf } from "../../lib/queries/score-distribution.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { expectMatches } from "../support/json-schema.ts";
 import { type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
@@ -15,9 +17,12 @@ const bins = (counts: number[]) => counts.map((count, i) => ({ from: i * 10, to:
 
 describe("binOf", () => {
   test("equal widths, lower bound included, 100 in the last bin", () => {
-    expect([0, 9.9, 10, 55, 99.9, 100].map((v) => binOf(v, 10))).toEqual([0, 0, 1, 5, 9, 9]);
-    expect([0, 49.9, 50, 100].map((v) => binOf(v, 2))).toEqual([0, 0, 1, 1]);
-    expect(binOf(100, 1)).toBe(0);
+    expect([0, 9.9, 10, 55, 99.9, 100].map((v) => binOf(v, binBounds(10)))).toEqual([0, 0, 1, 5, 9, 9]);
+    expect([0, 49.9, 50, 100].map((v) => binOf(v, binBounds(2)))).toEqual([0, 0, 1, 1]);
+    expect(binOf(100, binBounds(1))).toBe(0);
+    // Against the bounds as published: 12.9 starts the fifth of 31 bins, [12.9, 16.13).
+    expect(binBounds(31).slice(3, 6)).toEqual([9.68, 12.9, 16.13]);
+    expect([12.8, 12.9, 12.95].map((v) => binOf(v, binBounds(31)))).toEqual([3, 4, 4]);
   });
 });
 
@@ -106,4 +111,50 @@ describeEachDatabase("explorer queries", (get) => {
     expect(none.meta).toMatchObject({ measured: 0, not_measured: 0, mean: null, median: null });
     expect(none.data.every((b) => b.count === 0)).toBe(true);
   });
+});
+
+describeEachDatabase("distribution against its published bounds", (get) => {
+  beforeAll(async () => {
+    await get().reset();
+    // One university per tenth from 0.0 to 100.0: every score a bound could split.
+    const records: IngestRecord[] = [];
+    for (let k = 0; k <= 1000; k++) {
+      const domain = `t${k}.example`;
+      records.push({ type: "university", domain, name: `Tenth ${k}`, country: "NL" });
+      records.push({
+        type: "scan",
+        source_id: `t${k}`,
+        domain,
+        status: "completed",
+        started_at: "2026-03-01T00:00:00+00:00",
+        completed_at: "2026-03-01T01:00:00+00:00",
+        overall_score: k / 10,
+      } as IngestRecord);
+    }
+    await writeRecords(get().db, records);
+  }, 60_000);
+
+  test("for every bins = 1..100, each count is of the scores within that bin's bounds as published", async () => {
+    const wrong: string[] = [];
+    for (let bins = 1; bins <= 100; bins++) {
+      const d = await scoreDistribution(get().db, { bins });
+      // What a reader of the answer counts: from <= score < to, the last bin with 100.
+      const published = JSON.parse(JSON.stringify(d.data)) as { from: number; to: number; count: number }[];
+      published.forEach((bin, i) => {
+        const last = i === published.length - 1;
+        let expected = 0;
+        for (let k = 0; k <= 1000; k++) {
+          const v = k / 10;
+          if (v >= bin.from && (v < bin.to || (last && v <= bin.to))) expected++;
+        }
+        if (bin.count !== expected)
+          wrong.push(`bins=${bins} [${bin.from}, ${bin.to}) counts ${bin.count}, not ${expected}`);
+      });
+      if (published[0]?.from !== 0 || published.at(-1)?.to !== 100)
+        wrong.push(`bins=${bins} does not span 0..100`);
+      if (published.some((b, i) => i > 0 && b.from !== published[i - 1]?.to))
+        wrong.push(`bins=${bins} has a gap`);
+    }
+    expect(wrong).toEqual([]);
+  }, 60_000);
 });

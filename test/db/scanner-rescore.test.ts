@@ -2,14 +2,16 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { readGeneration } from "../../lib/db/generation.ts";
 import { leaderboard, rankings, type ScanRecord, writeRecords } from "../../lib/index.ts";
-import { EVIDENCE_CHARS, fitEvidence, type ScanEvidence } from "../../lib/scanner/evidence.ts";
+import { fitEvidence, type ScanEvidence } from "../../lib/scanner/evidence.ts";
+import type { ScanOutcome } from "../../lib/scanner/index.ts";
 import { rescoreScans } from "../../lib/scanner/rescore.ts";
 import { RUBRIC_VERSION } from "../../lib/scanner/rubric-version.ts";
 import type { DB } from "../../lib/schema/database.ts";
 import { SCORE_NAMES } from "../../lib/scores/catalogue.ts";
 import { addReceiver } from "../../lib/webhooks/receivers.ts";
+import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
 import { runScans } from "../../src/scanner/run-scans.ts";
-import { type ScanOptions, type ScanOutcome, scanUniversity } from "../../src/scanner/scan-university.ts";
+import { inProcessRunner, type ScanOptions, scanUniversity } from "../../src/scanner/scan-university.ts";
 import { sourceParts } from "../../src/scanner/sources/index.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
@@ -26,7 +28,7 @@ let web: ScanWeb;
 let green: ReturnType<typeof Bun.serve>;
 let options: ScanOptions;
 /** A fresh scan of the self-signed site, under the current rubrics (not stored). */
-let freshB: ScanOutcome;
+let freshB: ScanOutcome & { evidence: ScanEvidence };
 
 beforeAll(async () => {
   web = await startScanWeb([WELL_KEPT, SELF_SIGNED]);
@@ -106,7 +108,7 @@ describeEachDatabase("unirank rescore", (get) => {
       })),
     );
     // A fresh scan of well.test, stored as `unirank scan` stores it: current rubric version.
-    const summary = await runScans(db, [{ domain: "well.test" }], options);
+    const summary = await runScans(db, [{ domain: "well.test" }], { scan: inProcessRunner(options) });
     expect(summary.completed).toBe(1);
     const sourceId = (await db.selectFrom("scans").select("source_id").executeTakeFirstOrThrow()).source_id;
     freshA = await scanRow(db, sourceId as string);
@@ -140,7 +142,7 @@ describeEachDatabase("unirank rescore", (get) => {
         "old-selfsigned",
         "2026-02-01T00:00:00+00:00",
         { ...freshB.scores, tech_ssl_score: 100, tech_hsts_score: 100, overall_score: 100 },
-        olderEvidence(fitEvidence(freshB.evidence, EVIDENCE_CHARS), false),
+        olderEvidence(fitEvidence(freshB.evidence, EVIDENCE_MAX_CHARS), false),
       ),
       // Imported scores with evidence but no observations: nothing to re-score.
       {
@@ -194,7 +196,7 @@ describeEachDatabase("unirank rescore", (get) => {
     const expectedB = Object.fromEntries(SCORE_NAMES.map((n) => [n, freshB.scores[n] ?? null]));
     expect(scoresOf(oldB)).toEqual(expectedB);
     expect(Number(oldB.tech_ssl_score)).toBeLessThanOrEqual(20);
-    const { parts: _, ...freshEvidenceB } = fitEvidence(freshB.evidence, EVIDENCE_CHARS);
+    const { parts: _, ...freshEvidenceB } = fitEvidence(freshB.evidence, EVIDENCE_MAX_CHARS);
     expect(JSON.parse(oldB.evidence as string)).toEqual(JSON.parse(JSON.stringify(freshEvidenceB)));
     expect([oldB.profile, oldB.rubric_version, oldB.id]).toEqual([
       freshB.profile,

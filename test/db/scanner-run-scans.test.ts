@@ -3,10 +3,11 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { migrate } from "../../lib/migrations/migrate.ts";
 import { scanEvidence } from "../../lib/queries/scan-evidence.ts";
+import type { ScanOutcome } from "../../lib/scanner/scan-outcome.ts";
 import { writeRecords } from "../../lib/write/write-records.ts";
 import { type OpenedDatabase, openDatabase } from "../../src/db/open.ts";
 import { runScans } from "../../src/scanner/run-scans.ts";
-import type { ScanOutcome } from "../../src/scanner/scan-university.ts";
+import { inProcessRunner } from "../../src/scanner/scan-university.ts";
 import { tempDir } from "../support/databases.ts";
 import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
 import { WELL_KEPT } from "../support/scan-web-sites.ts";
@@ -34,13 +35,16 @@ afterAll(async () => {
 test("a part's out-of-range score is refused by the writer: the scan is closed as failed, saying why", async () => {
   const seen: ScanOutcome[] = [];
   const summary = await runScans(opened.db, [{ domain: "well.test" }], {
-    resolver: web.resolver,
-    ports: web.ports,
-    ca: [web.ca],
-    allowPrivateTargets: true,
-    delayMs: 0,
-    requestTimeoutMs: 3000,
-    parts: [async () => ({ scores: { tech_speed_mobile_score: 150 }, checks: [], unmeasured: {} })],
+    // In this process: the part is a function of the test.
+    scan: inProcessRunner({
+      resolver: web.resolver,
+      ports: web.ports,
+      ca: [web.ca],
+      allowPrivateTargets: true,
+      delayMs: 0,
+      requestTimeoutMs: 3000,
+      parts: [async () => ({ scores: { tech_speed_mobile_score: 150 }, checks: [], unmeasured: {} })],
+    }),
     onScan: (_, o) => seen.push(o),
   });
   expect(summary).toMatchObject({ completed: 0, failed: 1, skipped: 0 });

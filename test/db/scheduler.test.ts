@@ -1,8 +1,17 @@
 import { afterAll, beforeAll, beforeEach, expect, test } from "bun:test";
-import { type DB, ScanScheduler, type SchedulerOptions, scanStatus, writeRecords } from "../../lib/index.ts";
-import { claimDueScans, ensureClaimRows } from "../../lib/scheduler/claims.ts";
+import { sql } from "kysely";
+import {
+  closeExpiredLeases,
+  type DB,
+  failedOutcome,
+  ScanScheduler,
+  type SchedulerOptions,
+  scanStatus,
+  writeRecords,
+} from "../../lib/index.ts";
+import { claimDueScans, ensureClaimRows } from "../../lib/scanner/scheduler/claims.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
-import { httpProbe } from "../../src/scanning.ts";
+import { availabilityProbe } from "../../src/scanner/availability-probe.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { fixtureScan, type ScanSites, startScanSites } from "../support/scan-sites.ts";
 
@@ -204,7 +213,7 @@ describeEachDatabase("scan scheduler", (get) => {
     }
   }, 60_000);
 
-  test("a stopped server's lease is taken over once it expires; its scan is stored as failed", async () => {
+  test("a stopped server's expired lease is closed: its scan failed with the reason as evidence, retried later", async () => {
     await universities(get().db, ["gone.test"]);
     sites.hold("gone.test");
     const dead = scheduler({ owner: "dead-server", leaseMs: HOUR });
@@ -214,22 +223,81 @@ describeEachDatabase("scan scheduler", (get) => {
     clock.set(at(HOUR - 1000));
     await heir.tick();
     expect(heir.state().running).toBe(0);
+    expect((await scansOf(get().db)).map((r) => r.status)).toEqual(["running"]);
     clock.set(at(HOUR));
     await heir.tick();
-    expect(heir.state().running).toBe(1);
-    // The heir stores the stale attempt as failed before it scans; then both GETs are let through.
-    await sites.arrived("gone.test", 2);
+    // Closed as failed at expiry, not scanned again before the retry delay.
+    expect(heir.state().running).toBe(0);
+    const reason = "lease expired: dead-server stopped before finishing the scan";
+    expect(heir.state().last_error).toEqual({ at: isoTimestamp(at(HOUR)), domain: "gone.test", reason });
+    const failed = await get()
+      .db.selectFrom("scans as s")
+      .innerJoin("scan_evidence as e", "e.scan_id", "s.id")
+      .select(["s.status", "s.started_at", "s.completed_at", "e.evidence"])
+      .executeTakeFirstOrThrow();
+    expect([failed.status, failed.started_at, failed.completed_at]).toEqual([
+      "failed",
+      isoTimestamp(T0),
+      isoTimestamp(at(HOUR)),
+    ]);
+    expect(JSON.parse(failed.evidence).failure_reason).toBe(reason);
+    const claim = await get().db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
+    expect([claim.owner, claim.last_status, claim.last_error, claim.last_attempt_at]).toEqual([
+      null,
+      "failed",
+      reason,
+      isoTimestamp(T0),
+    ]);
+    // The dead server's late result is not stored over the closed scan.
     sites.release("gone.test");
-    await heir.settle();
     await dead.settle();
-    const scans = await scansOf(get().db);
-    expect(scans.map((r) => [r.domain, r.status])).toEqual([
+    expect((await scansOf(get().db)).map((r) => r.status)).toEqual(["failed"]);
+    clock.set(at(DAY));
+    await heir.tick();
+    await heir.settle();
+    expect((await scansOf(get().db)).map((r) => [r.domain, r.status])).toEqual([
       ["gone.test", "failed"],
       ["gone.test", "completed"],
     ]);
-    const claim = await get().db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
-    expect(claim.owner).toBeNull();
-    expect(claim.last_status).toBe("completed");
+  });
+
+  test("with no scheduler running, closeExpiredLeases closes an orphaned scan once; status stays coherent", async () => {
+    await universities(get().db, ["flaky.test"]);
+    const rule = { everyMs: 30 * DAY, retryMs: DAY };
+    // flaky.test failed once; two days later an attempt of a server that then died (its scan left running).
+    const first = scheduler({
+      ...rule,
+      owner: "first",
+      scan: async () => failedOutcome("no answer", isoTimestamp(clock()), isoTimestamp(clock())),
+    });
+    await first.tick();
+    await first.settle();
+    clock.set(at(2 * DAY));
+    sites.hold("flaky.test");
+    const dying = scheduler({ ...rule, owner: "dying", leaseMs: HOUR });
+    await dying.tick();
+    await sites.arrived("flaky.test");
+    const during = await scanStatus(get().db, { ...rule, now: clock() });
+    expect(during.running.map((r) => [r.domain, r.started_at])).toEqual([
+      ["flaky.test", isoTimestamp(at(2 * DAY))],
+    ]);
+    // The last failure is the finished attempt's, with that attempt's own time.
+    expect(during.last_failures).toEqual([
+      { domain: "flaky.test", at: isoTimestamp(T0), reason: "no answer" },
+    ]);
+    clock.set(at(2 * DAY + HOUR));
+    const reason = "lease expired: dying stopped before finishing the scan";
+    const closed = await closeExpiredLeases(get().db, { now: clock() });
+    expect(closed.map((c) => [c.domain, c.reason])).toEqual([["flaky.test", reason]]);
+    expect(await closeExpiredLeases(get().db, { now: clock() })).toEqual([]);
+    const running = await get().db.selectFrom("scans").select("id").where("status", "=", "running").execute();
+    expect(running).toEqual([]);
+    const after = await scanStatus(get().db, { ...rule, now: clock() });
+    expect(after.running).toEqual([]);
+    expect(after.last_failures).toEqual([{ domain: "flaky.test", at: isoTimestamp(at(2 * DAY)), reason }]);
+    expect(after.failed).toBe(2);
+    sites.release("flaky.test");
+    await dying.settle();
   });
 
   test("stopping mid-scan stores the scan as failed with the reason and frees the claim", async () => {
@@ -257,6 +325,50 @@ describeEachDatabase("scan scheduler", (get) => {
     await s.tick();
     expect(s.state().running).toBe(0);
   });
+
+  test("a scan finished while the storage refuses writes is kept and stored at a later tick, not lost", async () => {
+    const { db, kind } = get();
+    await universities(db, ["slow.test"]);
+    sites.hold("slow.test");
+    const s = scheduler();
+    await s.tick();
+    await sites.arrived("slow.test");
+    // The storage stops taking writes to scans (as a full disk does) while the scan runs.
+    if (kind === "sqlite") {
+      await sql`create trigger refuse_scans_update before update on scans begin select raise(abort, 'database or disk is full'); end`.execute(
+        db,
+      );
+    } else {
+      await sql`create function refuse_scans() returns trigger language plpgsql as $$ begin raise exception 'could not extend file' using errcode = 'disk_full'; end $$`.execute(
+        db,
+      );
+      await sql`create trigger refuse_scans_update before update on scans for each row execute function refuse_scans()`.execute(
+        db,
+      );
+    }
+    sites.release("slow.test");
+    // Each tick tries again; the result stays in memory meanwhile (a bounded poll: the fixture site answers over
+    // loopback, and the scan ends when its answer has arrived).
+    for (let i = 0; i < 50 && s.state().unstored === 0; i++) {
+      await Bun.sleep(10);
+      await s.tick();
+    }
+    expect(s.state()).toMatchObject({ running: 1, unstored: 1 });
+    expect(s.state().last_error?.reason).toMatch(
+      /^scan not stored yet, retrying: .*(full|could not extend file)/,
+    );
+    await s.tick();
+    expect(s.state().unstored).toBe(1);
+    expect(await db.selectFrom("scans").select("status").execute()).toEqual([{ status: "running" }]);
+    await sql`drop trigger refuse_scans_update${sql.raw(kind === "sqlite" ? "" : " on scans")}`.execute(db);
+    await s.tick();
+    await s.settle();
+    expect(s.state()).toMatchObject({ running: 0, unstored: 0, completed: 1 });
+    expect(await db.selectFrom("scans").select("status").execute()).toEqual([{ status: "completed" }]);
+    const claim = await db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
+    expect([claim.owner, claim.last_status]).toEqual([null, "completed"]);
+    if (kind !== "sqlite") await sql`drop function refuse_scans()`.execute(db);
+  }, 30_000);
 
   test("a scan that ignores the stop is stored as failed and its university released", async () => {
     await universities(get().db, ["deaf.test"]);
@@ -325,11 +437,11 @@ describeEachDatabase("scan scheduler", (get) => {
     await universities(get().db, ["up.test"]);
     // Every third HEAD gets a 503; the others a 200.
     sites.headPattern.set("up.test", (n) => (n % 3 === 2 ? 503 : 200));
-    const calls: { domain: string; uptime: { answered: number; total: number } }[] = [];
+    const calls: { domain: string; availability: { answered: number; total: number } }[] = [];
     const s = scheduler({
       everyMs: 12 * HOUR,
       probeEveryMs: HOUR,
-      probe: httpProbe({ url: sites.url }),
+      probe: availabilityProbe({ url: sites.url, allowPrivateTargets: true, delayMs: 0 }),
       scan: fixtureScan(sites, clock, calls),
     });
     for (let h = 0; h <= 12; h++) {
@@ -338,7 +450,7 @@ describeEachDatabase("scan scheduler", (get) => {
       await s.settle();
     }
     // Probes at 0..11 h count for the scan claimed at 12 h: 12 made, 4 of them (n = 2, 5, 8, 11) failed.
-    expect(calls.map((c) => c.uptime)).toEqual([
+    expect(calls.map((c) => c.availability)).toEqual([
       { answered: 0, total: 0 },
       { answered: 8, total: 12 },
     ]);

@@ -135,10 +135,20 @@ describeEachDatabase("http v2", (get) => {
             completed_at: "2026-06-20T00:00:00+00:00",
             overall_score: 62,
           },
+          // Overall: nine (70) first, then one (62) of the nine ranked; the only one in FR.
+          ranking: {
+            score: "overall_score",
+            rank: 2,
+            total: 9,
+            country: "FR",
+            country_rank: 1,
+            country_total: 1,
+          },
         });
         body = await ok(`/api/v2/universities/${ids.university("ten.se.example")}`);
         expect(body.data.scan_count).toBe(0);
         expect(body.data.latest_scan).toBeNull();
+        expect(body.data.ranking).toBeNull();
         const missing = await call(client, "/api/v2/universities/999999");
         expect(missing.status).toBe(404);
         expectV2Error(missing.body, "NOT_FOUND");
@@ -210,7 +220,8 @@ describeEachDatabase("http v2", (get) => {
 
       test("GET /scan-diff: changes and summary; 400 and 404 in the envelope", async () => {
         const body = await ok(`/api/v2/scan-diff?a=${ids.scan("one-old")}&b=${ids.scan("one-new")}`);
-        expect(Object.keys(body.data)).toEqual(["a", "b", "changes", "summary"]);
+        expect(Object.keys(body.data)).toEqual(["a", "b", "changes", "summary", "checks"]);
+        expect(body.data.checks).toBeNull(); // imported without evidence
         expect(body.data.changes[0]).toEqual({ score: "tech_ssl_score", a: 80, b: 100, delta: 20 });
         expect(body.data.summary).toEqual({ improved: 3, declined: 3, unchanged: 2, not_comparable: 2 });
         const same = await ok(`/api/v2/scan-diff?a=${ids.scan("two-new")}&b=${ids.scan("two-new")}`);

@@ -4,10 +4,22 @@
  * `PATH` that holds neither bun nor node.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { buildBinary } from "../../scripts/build.ts";
 import { tempDir } from "../support/databases.ts";
+import { startHostileWeb } from "../support/hostile-web.ts";
+
+const DISTRIBUTION_DOC = readFileSync(new URL("../../docs/distribution.md", import.meta.url), "utf8");
 
 const work = tempDir("unirank-dist-binary-");
 const built = join(work, "build", "unirank");
@@ -116,6 +128,9 @@ describe("dist: the standalone executable", () => {
     console.log(
       `binary ${(size / 1e6).toFixed(1)} MB; first /health answered ${ms.toFixed(0)} ms after spawn`,
     );
+    // The size docs/distribution.md states is this build's, within 5 %.
+    const documented = Number(/\| binary size \| \*\*([0-9.]+) MB\*\*/.exec(DISTRIBUTION_DOC)?.[1]);
+    expect(Math.abs(size / 1e6 - documented) / documented).toBeLessThan(0.05);
   });
 
   test("v1 with the demo dataset; the .env's rate limit of 1 is not applied", async () => {
@@ -229,6 +244,32 @@ describe("dist: the standalone executable", () => {
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout).due).toBe(76);
   });
+
+  test("the binary scans: each scan in a scan process that is the binary itself", async () => {
+    const web = await startHostileWeb();
+    try {
+      const file = join(elsewhere, "calm.ndjson");
+      writeFileSync(file, `${JSON.stringify({ type: "university", domain: "calm.test", name: "Calm", country: "FR" })}\n`);
+      const imported = await run(["import", "calm.ndjson", "--db", "scan.db", "--no-events"]);
+      expect(imported.code, imported.stderr + imported.stdout).toBe(0);
+      const scanned = await run([
+        "scan",
+        "calm.test",
+        "--db",
+        "scan.db",
+        "--resolver",
+        `${web.resolver.host}:${web.resolver.port}`,
+        "--ports",
+        `${web.ports.http},${web.ports.https}`,
+        "--allow-private-targets",
+      ]);
+      expect(scanned.code, scanned.stderr + scanned.stdout).toBe(0);
+      expect(scanned.stdout).toContain("1 completed, 0 failed");
+      expect(web.hits.get("calm.test") ?? 0).toBeGreaterThan(0);
+    } finally {
+      await web.close();
+    }
+  }, 120_000);
 
   test("import a small file with the binary; the running server serves it", async () => {
     const help = await run(["--help"]);

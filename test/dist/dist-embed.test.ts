@@ -62,7 +62,7 @@ describeEachDatabase("embedding: Elysia plugin and fetch handler", (get) => {
 
   test("the fetch handler: prefix only, limits per client IP", async () => {
     const call = (path: string, ip: string) =>
-      handle(new Request(`http://localhost:3000${path}`), { clientIp: ip });
+      handle(new Request(`http://localhost:3000${path}`), { remote: { address: ip } });
     expect((await call("/x/api/v1/stats", "198.51.100.1")).status).toBe(200);
     expect((await call("/x/api/v1/stats", "198.51.100.1")).status).toBe(200);
     const third = await call("/x/api/v1/stats", "198.51.100.1");

@@ -64,7 +64,7 @@ import { writeFileSync } from "node:fs";
 import { Elysia } from "elysia";
 import { unirank } from "unirank/elysia";
 import { createFetchHandler } from "unirank/fetch";
-import { sign, verify, webhookHandler } from "unirank/webhooks";
+import { signWebhookBody, verifyWebhookSignature, webhookHandler } from "unirank/webhooks";
 
 assert.equal(typeof globalThis.Bun, "undefined", "this must run on Node");
 const { dialect } = await KyselyPGlite.create();
@@ -75,7 +75,8 @@ assert.deepEqual((await core.migrate(db)).applied, [], "a second migrate changes
 
 // The public surface is chosen: internals and the Node-side code are not in the core.
 for (const internal of ["toNumber", "pageOffset", "countAll", "round1", "randomBase62", "safeEqual", "claimDeliveries",
-  "refreshLatest", "generateDataset", "fileSource", "systemResolver", "startDeliveryWorker"])
+  "refreshLatest", "generateDataset", "fileSource", "systemResolver", "startDeliveryWorker", "IngestWriter", "MIGRATIONS",
+  "parseQueryString", "createViewTokens", "sign", "verify"])
   assert.equal(core[internal], undefined, internal + " is not exported by unirank");
 assert.ok(DEFAULT_ANCHOR instanceof Date);
 
@@ -104,7 +105,7 @@ await assert.rejects(core.getUniversity(db, 999999), (e) => e instanceof core.Un
 assert.throws(() => core.parseParams(core.RankingsParams, { limit: "0" }), (e) => e.code === "INVALID_PARAMETER");
 
 const handle = createFetchHandler({ db, prefix: "/unirank", access: { anonymousLimit: 2 } });
-const get = (path, ip = "192.0.2.1") => handle(new Request("http://localhost:3000" + path), { clientIp: ip });
+const get = (path, ip = "192.0.2.1") => handle(new Request("http://localhost:3000" + path), { remote: { address: ip } });
 const v1 = await get("/unirank/api/v1/rankings?limit=2");
 assert.equal(v1.status, 200);
 const v1body = await v1.json();
@@ -122,10 +123,10 @@ await handle.close();
 const secret = "whsec-test";
 const body = JSON.stringify({ event: "scan.completed", timestamp: "2026-11-01T10:05:00+00:00",
   data: { scan_id: 1, university_id: 1, domain: "a.example", overall_score: 71.5, completed_at: "2026-11-01T10:05:00+00:00" } });
-const signature = await sign(secret, body);
-assert.ok(await verify(secret, body, signature));
-assert.equal(await verify(secret, body + " ", signature), false);
-assert.equal(await verify("other", body, signature), false);
+const signature = await signWebhookBody(secret, body);
+assert.ok(await verifyWebhookSignature(secret, body, signature));
+assert.equal(await verifyWebhookSignature(secret, body + " ", signature), false);
+assert.equal(await verifyWebhookSignature("other", body, signature), false);
 const events = [];
 const receiver = webhookHandler({ secret, onEvent: (e) => { events.push(e); } });
 const post = (sig) => receiver(new Request("http://localhost/hook", { method: "POST", body,
@@ -169,7 +170,7 @@ import { generateDataset } from "unirank/seed";
 import { toNumber } from "unirank";
 import { unirank } from "unirank/elysia";
 import { createFetchHandler, type FetchHandler } from "unirank/fetch";
-import { verify, webhookHandler } from "unirank/webhooks";
+import { verifyWebhookSignature, webhookHandler } from "unirank/webhooks";
 
 const { dialect } = await KyselyPGlite.create();
 const db: DB = new Kysely<Database>({ dialect });
@@ -182,13 +183,13 @@ const categories: readonly string[] = Object.keys(CATEGORIES);
 const error = new UnirankError("NOT_FOUND", "nope");
 const code: "NOT_FOUND" | string = error.code;
 const handler: FetchHandler = createFetchHandler({ db, prefix: "/unirank", access: { anonymousLimit: 10 } });
-const response: Response = await handler(new Request("http://localhost/unirank/health"), { clientIp: "::1" });
+const response: Response = await handler(new Request("http://localhost/unirank/health"), { remote: { address: "::1" } });
 const app = new Elysia().use(unirank({ db, prefix: "/unirank" }));
 const source = fileSource("scans.csv.gz");
 const format: "csv" | "ndjson" = "format" in source ? source.format : "ndjson";
 const loaded = await importFiles(db, ["scans.ndjson"], { events: false });
 const seeded: number = [...generateDataset({ universities: 2 })].length;
-const ok: boolean = await verify("secret", "{}", "sha256=00");
+const ok: boolean = await verifyWebhookSignature("secret", "{}", "sha256=00");
 const receiver: (r: Request) => Promise<Response> = webhookHandler({ secret: "s", onEvent: (e) => void e.data.scan_id });
 
 // Misuse the declarations must reject (an unused @ts-expect-error is itself an error).
@@ -199,7 +200,7 @@ new UnirankError("WHATEVER", "x");
 // @ts-expect-error a prefix is a string
 createFetchHandler({ db, prefix: 42 });
 // @ts-expect-error verify is async
-const sync: boolean = verify("s", "{}", null);
+const sync: boolean = verifyWebhookSignature("s", "{}", null);
 // @ts-expect-error no such table
 await db.selectFrom("no_such_table").selectAll().execute();
 
@@ -221,6 +222,8 @@ const CONSUMER_TSCONFIG = {
 };
 
 let files: string[] = [];
+/** The tarball's size, as `npm pack` reports it. */
+let packedBytes = 0;
 const nodeBins: Record<string, string> = {};
 const nodeRuns: Record<string, Promise<Result>> = {};
 let tscRun: Promise<Result>;
@@ -270,8 +273,10 @@ beforeAll(async () => {
     if (r.code !== 0) throw new Error(`npm failed:\n${r.stdout}\n${r.stderr}`);
   const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))[0] as {
     filename: string;
+    size: number;
     files: { path: string }[];
   };
+  packedBytes = info.size;
   files = info.files.map((f) => f.path);
   lap(
     "npm pack (builds the package) beside npm install of PGlite, kysely-pglite, elysia, typescript, Node lines",
@@ -314,6 +319,11 @@ describe("dist: the npm package", () => {
     expect(files).toContain("dist/types/lib/index.d.ts");
     expect(files).toContain("dist/cli/cli.js");
     expect(files).toContain("bin/unirank.mjs");
+    // The packed size docs/distribution.md states is this build's, within 10 %.
+    const doc = readFileSync(new URL("../../docs/distribution.md", import.meta.url), "utf8");
+    const documented = Number(/\(([0-9.]+) MB packed;/.exec(doc)?.[1]);
+    console.log(`package ${(packedBytes / 1e6).toFixed(2)} MB packed`);
+    expect(Math.abs(packedBytes / 1e6 - documented) / documented).toBeLessThan(0.1);
     for (const f of files) {
       expect(f).toMatch(/^(dist\/(js|types|cli)\/|bin\/|package\.json$|README\.md$|LICENSE)/);
       expect(f.endsWith(".ts") && !f.endsWith(".d.ts"), f).toBe(false);

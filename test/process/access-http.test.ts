@@ -2,6 +2,7 @@ import { beforeEach, expect, test } from "bun:test";
 import { createKey, type DB, readAudit, revokeKey, signRequest } from "../../lib/index.ts";
 import { type AccessGuard, createAccessGuard } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
+import { bunConnInfo } from "../../src/http/conn-info.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { testContext } from "../support/fixtures-app.ts";
 
@@ -35,7 +36,7 @@ function startHarness(
   const server = Bun.serve({
     hostname: options.hostname ?? "127.0.0.1",
     port: 0,
-    fetch: app.fetch,
+    fetch: (request, bun) => app.handle(request, bunConnInfo(bun, request)),
   });
   const url = `http://127.0.0.1:${server.port}`;
   return {

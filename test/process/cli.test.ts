@@ -82,6 +82,26 @@ describe("unirank CLI", () => {
     expect(unknown.code).not.toBe(0);
   });
 
+  test("a count of 0 is refused; 0 is taken where it means off; each default is said once", async () => {
+    const db = join(dir, "zero.db");
+    for (const args of [
+      ["seed", "--universities", "0", "--db", db],
+      ["scan", "--all", "--limit", "0", "--db", db],
+      ["scan", "--all", "--concurrency", "0", "--db", db],
+      ["webhooks", "deliveries", "--limit", "0", "--db", db],
+    ]) {
+      const r = await cli(args);
+      expect(r.code, args.join(" ")).not.toBe(0);
+      expect(r.stderr, args.join(" ")).toMatch(/must be an integer from 1 to/);
+    }
+    const unlimited = await cli(["keys", "create", "ci", "--rate-limit", "0", "--json", "--db", db]);
+    expect(unlimited.code, unlimited.stderr).toBe(0);
+    expect(JSON.parse(unlimited.stdout).rate_limit).toBe(0);
+    const help = await cli(["scan", "--help"]);
+    expect(help.stdout).toContain("scans at once (default 8)");
+    expect(help.stdout).not.toContain("(default: 8)");
+  }, 60_000);
+
   test("migrate on a new file creates the schema; a second run has nothing to do", async () => {
     const path = join(dir, "migrate.db");
     const first = await cli(["migrate", "--db", path]);

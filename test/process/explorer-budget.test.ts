@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { rmSync } from "node:fs";
+import { connect } from "node:net";
 import { join } from "node:path";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
 import { migrate } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { createAccessGuard } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
+import { bunConnInfo } from "../../src/http/conn-info.ts";
+import { createViewTokens } from "../../src/http/view-tokens.ts";
 import { tempDir } from "../support/databases.ts";
 import { testContext } from "../support/fixtures-app.ts";
 import { type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
@@ -26,23 +28,29 @@ let url = "";
 let stopServer = () => {};
 let access: ReturnType<typeof createAccessGuard>;
 
-function start(limit: number) {
-  access = createAccessGuard({ db: opened.db, clock, anonymousLimit: limit, pruneIntervalMs: 0 });
+function start(limit: number, explorer: Partial<Parameters<typeof createAccessGuard>[0]> = {}) {
+  access = createAccessGuard({
+    db: opened.db,
+    clock,
+    anonymousLimit: limit,
+    pruneIntervalMs: 0,
+    ...explorer,
+  });
   const app = createApp({ ...testContext(opened.db, { cache: false }), clock, access });
   const server = Bun.serve({
     hostname: "127.0.0.1",
     port: 0,
-    fetch: app.fetch,
+    fetch: (request, bun) => app.handle(request, bunConnInfo(bun, request)),
   });
   url = `http://127.0.0.1:${server.port}`;
   stopServer = () => server.stop(true);
 }
 
-async function restart(limit: number) {
+async function restart(limit: number, explorer: Partial<Parameters<typeof createAccessGuard>[0]> = {}) {
   stopServer();
   await access?.close();
   time.now += 2 * 3600_000; // a fresh hour for the next scenario
-  start(limit);
+  start(limit, explorer);
 }
 
 const get = (path: string, token?: string) =>
@@ -163,6 +171,78 @@ describe("explorer budget", () => {
     expect(refused.status).toBe(429);
     for (let i = 0; i < 24; i++) expect((await get("/api/v2/rankings?limit=1", a.token)).status).toBe(200);
     expect((await get("/api/v2/rankings?limit=1", a.token)).status).toBe(429);
+  });
+
+  test("the token request counts in every form of its path a client may send (as written on the wire)", async () => {
+    await restart(100);
+    const v = await view(); // 99 left
+    const forms = [
+      "/api/v2/explorer/view/",
+      "/api/v2/explorer/view/.",
+      "/api/v2/explorer/view/%2e",
+      "/api/v2/./explorer/view",
+      "/api/v2/x/../explorer/view",
+      "/api/v2/explorer/%76iew",
+      "/api/v2/explorer/%76%69%65%77/",
+      "/api/%762/explorer/view",
+    ];
+    let remaining = 99;
+    for (const form of forms) {
+      // Raw HTTP over a socket, so no client normalises the path before the server sees it.
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(url).port), "127.0.0.1", () =>
+          socket.write(
+            `GET ${form} HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Explorer-Token: ${v.token}\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = "";
+        socket.on("data", (chunk) => {
+          text += chunk;
+        });
+        socket.on("end", () => resolve(text));
+        socket.on("error", reject);
+      });
+      remaining -= 1;
+      expect([form, /^HTTP\/1\.1 (\d+)/.exec(answer)?.[1]]).toEqual([form, "200"]);
+      expect([form, /x-ratelimit-remaining: (\d+)/i.exec(answer)?.[1]]).toEqual([form, String(remaining)]);
+      expect(answer.toLowerCase()).not.toContain("x-explorer-view-remaining");
+    }
+  });
+
+  test("an operator's settings: more calls per view, and page views limited apart from other requests", async () => {
+    await restart(3, {
+      viewTokens: createViewTokens({ calls: 30, ttlSeconds: 300 }),
+      explorerViewLimit: 5,
+    });
+    const views = [];
+    for (let i = 0; i < 5; i++) views.push(await view());
+    // Page views have their own counter: the anonymous limit of 3 is untouched by five views.
+    expect(views.map((v) => [v.calls, v.remaining])).toEqual([
+      [30, 4],
+      [30, 3],
+      [30, 2],
+      [30, 1],
+      [30, 0],
+    ]);
+    const refused = await get("/api/v2/explorer/view");
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("RateLimit-Policy")).toBe('"explorer-views";q=5;w=3600');
+    expect((await refused.json()).error.message).toContain("5 explorer page views per hour");
+    const first = views[0]?.token ?? "";
+    for (let i = 0; i < 30; i++) expect((await get("/api/v2/rankings?limit=1", first)).status).toBe(200);
+    time.now += 200_000; // within the 300 s lifetime
+    const plain = await get("/api/v2/rankings?limit=1", views[1]?.token);
+    expect(plain.headers.get("X-Explorer-View-Remaining")).toBe("29");
+    const counted = await get("/api/v2/rankings?limit=1", first);
+    expect(counted.headers.get("X-RateLimit-Remaining")).toBe("2");
+    expect(counted.headers.get("RateLimit-Policy")).toBe('"per-ip";q=3;w=3600');
+  });
+
+  test("0 page views: not limited, while other anonymous requests still are", async () => {
+    await restart(1, { explorerViewLimit: 0 });
+    for (let i = 0; i < 5; i++) expect((await get("/api/v2/explorer/view")).status).toBe(200);
+    expect((await get("/api/v2/rankings?limit=1")).status).toBe(200);
+    expect((await get("/api/v2/rankings?limit=1")).status).toBe(429);
   });
 
   test("history and distribution over HTTP: the v2 envelope, 404 and 400 naming every bad parameter", async () => {

@@ -54,6 +54,7 @@ describe("/health over a real server", () => {
         disk: { status: "ok", free_gb: expect.any(Number) },
         logs: { status: "ok", writable: true },
         cache: { status: "ok", entries: 0 },
+        writes: { status: "ok" },
       },
     });
     expect(body.checks.disk.free_gb).toBeGreaterThan(0);
@@ -95,7 +96,7 @@ describe("/health over a real server", () => {
     expect(headers.get("Cache-Control")).toBe("no-store");
     expect(body.status).toBe("unhealthy");
     expect(body.checks.database.status).toBe("error");
-    expect(Object.keys(body.checks).sort()).toEqual(["cache", "database", "disk", "logs"]);
+    expect(Object.keys(body.checks).sort()).toEqual(["cache", "database", "disk", "logs", "writes"]);
     expect(JSON.stringify(body)).not.toMatch(/malformed|SQLITE|select/i);
     const data = await get("/api/v1/universities");
     expect(data.status).toBe(503);

@@ -11,12 +11,12 @@ import { Elysia } from "elysia";
 import { API_KEY_PATTERN } from "../../lib/access/api-key-format.ts";
 import { redactPath } from "../../lib/access/audit-log.ts";
 import { type CreatedKey, createKey, readAudit, signRequest } from "../../lib/index.ts";
-import { parseQueryString } from "../../lib/params/query-string.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { type OpenedDatabase, openAccessState, openDatabase } from "../../src/db/open.ts";
 import { createFetchHandler, unirank } from "../../src/elysia.ts";
 import { createAccessGuard } from "../../src/http/access.ts";
 import { createApp } from "../../src/http/app.ts";
+import { parseQueryString } from "../../src/http/query-string.ts";
 import { type RunningServer, startServer } from "../../src/server.ts";
 import { testContext } from "../support/fixtures-app.ts";
 
@@ -375,6 +375,25 @@ describe("HMAC over the target as the server reads it (item 9)", () => {
     expect(encoded.status).toBe(200);
     const quoted = await signed('/api/v2/universities?search="x"', "/api/v2/universities?search=%22x%22");
     expect(quoted.status).toBe(200);
+  });
+});
+
+describe("a Bearer credential holding a comma", () => {
+  test("Bearer K,K and Bearer K, K: 401 saying one key is sent, never 'a value without a scheme', key not echoed", async () => {
+    for (const form of [
+      `Bearer ${plain.key},${plain.key}`,
+      `Bearer ${plain.key}, ${plain.key}`,
+      "Bearer a,b",
+    ]) {
+      const r = await raw(port, get("/api/v2/universities/1", "Host: localhost", `Authorization: ${form}`));
+      expect(r.status).toBe(401);
+      const body = JSON.parse(r.body);
+      expect(body.error.code).toBe("INVALID_API_KEY");
+      expect(body.error.message).toBe(
+        "Authorization: Bearer carries one key, and this one has a comma in it (no key has); send the API key as Authorization: Bearer <key>, as X-API-Key: <key> or as ?api_key=<key>",
+      );
+      expect(r.body).not.toContain(plain.key);
+    }
   });
 });
 

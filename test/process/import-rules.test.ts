@@ -12,6 +12,7 @@ import {
 } from "../../lib/index.ts";
 import { importFiles } from "../../lib/node/index.ts";
 import { describeEachDatabase, tempDir } from "../support/databases.ts";
+import { runCli } from "../support/serve-process.ts";
 
 const nd = (name: string, lines: unknown[]): ImportSource => ({
   name,
@@ -78,6 +79,38 @@ test("unirank import of a truncated .csv.gz and .ndjson.gz: file:line, the summa
     expect(stderr).not.toMatch(/^\s+at /m);
     expect(stdout).toMatch(/^nothing imported: /m);
   }
+}, 60_000);
+
+/** 12,000 universities as a .csv.gz with one bit flipped mid-stream: it inflates to garbled rows, and only the
+ * CRC at the end says so. */
+function flippedGzip(): Buffer {
+  const rows = Array.from({ length: 12000 }, (_, i) => `university,u-${i}.example,University ${i},DE`);
+  const gz = gzipSync(`type,domain,name,country\n${rows.join("\n")}\n`);
+  const at = Math.floor(gz.length / 2);
+  gz.writeUInt8(gz.readUInt8(at) ^ 0x01, at);
+  return gz;
+}
+
+test("unirank import --skip-invalid of a .csv.gz with one flipped byte: exit 1, nothing written, the reason named", async () => {
+  const path = join(dir, "flipped.csv.gz");
+  writeFileSync(path, flippedGzip());
+  const db = join(dir, "flipped.db");
+  const {
+    code,
+    out: stdout,
+    err: stderr,
+  } = await runCli(["import", path, "--skip-invalid", "--db", db, "--no-events"], {
+    UNIRANK_LOG_DIR: join(dir, "logs"),
+  });
+  expect(code).toBe(1);
+  expect(stderr).toMatch(
+    /flipped\.csv\.gz:\d+: the file cannot be read from this line on \(incorrect data check\)/,
+  );
+  expect(stderr).toContain("cannot be read to its end; nothing was written, --skip-invalid or not");
+  expect(stdout).toMatch(/^nothing imported: /m);
+  const check = new (await import("bun:sqlite")).Database(db, { readonly: true });
+  expect(check.query("select count(*) as n from universities").get()).toEqual({ n: 0 });
+  check.close();
 }, 60_000);
 
 describeEachDatabase("import rules", (get) => {
@@ -172,6 +205,77 @@ describeEachDatabase("import rules", (get) => {
       );
       expect(await db.selectFrom("universities").select("id").execute()).toEqual([]);
     }
+  });
+
+  test("data read before a decompression error is never written, --skip-invalid or not", async () => {
+    const { db } = get();
+    const path = join(dir, "flipped-lib.csv.gz");
+    writeFileSync(path, flippedGzip());
+    for (const skipInvalid of [false, true]) {
+      const r = await importFiles(db, [path], { skipInvalid, events: false });
+      expect(r.committed).toBe(false);
+      expect(r.universities.inserted).toBe(0);
+      expect(r.issues.at(-1)?.message).toMatch(
+        /^the file cannot be read from this line on \(incorrect data check\)/,
+      );
+      expect(await db.selectFrom("universities").select("id").execute()).toEqual([]);
+    }
+  }, 60_000);
+
+  test("one bound rule on a score as written: above 100 or below 0 by any amount is refused, in NDJSON and CSV", async () => {
+    const { db } = get();
+    const above = [
+      "100.000000000000000000001",
+      "100.0000000000001",
+      "100.00000000000001",
+      "100.05",
+      "1e2000",
+    ];
+    const within = [
+      "100",
+      "100.0",
+      "100.000000000000000000000",
+      "1e2",
+      "1.00E+2",
+      "0.000000000000000000001",
+      "0",
+      "0.0",
+    ];
+    const below = ["-0.000000000000000000001", "-1e-400", "-5"];
+    const line = (id: string, score: string) =>
+      `{"type":"scan","source_id":"${id}","domain":"b.example","status":"completed","completed_at":"2026-03-01T12:00:00+00:00","overall_score":${score}}`;
+    const all = [...above, ...within, ...below];
+    const r = await importRecords(
+      db,
+      [
+        { name: "u.ndjson", format: "ndjson", content: [JSON.stringify(uni("b.example"))] },
+        { name: "b.ndjson", format: "ndjson", content: [all.map((s, i) => line(`j${i}`, s)).join("\n")] },
+        {
+          name: "b.csv",
+          format: "csv",
+          content: [
+            `type,domain,source_id,status,completed_at,overall_score\n${[...above, ...within]
+              .filter((s) => /^[\d.]+$/.test(s))
+              .map((s, i) => `scan,b.example,c${i},completed,2026-03-01 12:00:00,${s}`)
+              .join("\n")}\n`,
+          ],
+        },
+      ],
+      { skipInvalid: true },
+    );
+    const refused = r.issues.map(formatIssue);
+    const expected = [
+      ...above.map((s, i) => `b.ndjson:${i + 1}: overall_score ${s} is outside 0..100`),
+      ...below.map(
+        (s, i) => `b.ndjson:${above.length + within.length + i + 1}: overall_score ${s} is outside 0..100`,
+      ),
+      ...above
+        .filter((s) => /^[\d.]+$/.test(s))
+        .map((s, i) => `b.csv:${i + 2}: overall_score ${s} is outside 0..100`),
+    ];
+    expect(refused.sort()).toEqual(expected.sort());
+    const stored = await db.selectFrom("scans").select(["overall_score"]).execute();
+    expect(new Set(stored.map((s) => Number(s.overall_score)))).toEqual(new Set([100, 0]));
   });
 
   test("scores: one decimal on every write path; CSV takes plain decimals only", async () => {

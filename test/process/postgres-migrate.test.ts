@@ -1,7 +1,8 @@
 import { describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { MIGRATIONS, migrate } from "../../lib/index.ts";
+import { migrate } from "../../lib/index.ts";
+import { MIGRATIONS } from "../../lib/migrations/migrate.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { testPostgres } from "../support/postgres-server.ts";

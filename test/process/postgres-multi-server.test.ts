@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sql } from "kysely";
-import { verify } from "../../lib/webhooks/receiver.ts";
+import { verifyWebhookSignature } from "../../lib/webhooks/receiver.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { testPostgres } from "../support/postgres-server.ts";
@@ -74,7 +74,11 @@ describe.skipIf(!available.ok)("two serve processes on one PostgreSQL database",
       port: 0,
       async fetch(request) {
         const body = await request.text();
-        const valid = await verify(secret, body, request.headers.get("x-webhook-signature") ?? "");
+        const valid = await verifyWebhookSignature(
+          secret,
+          body,
+          request.headers.get("x-webhook-signature") ?? "",
+        );
         received.push({
           delivery: request.headers.get("x-webhook-delivery") ?? "",
           scanId: JSON.parse(body).data.scan_id,

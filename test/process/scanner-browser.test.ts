@@ -4,8 +4,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BROWSER_SCORES, type BrowserObservations } from "../../lib/scanner/index.ts";
 import { type BrowserPart, browserPart } from "../../src/scanner/browser/browser-part.ts";
-import { launchChromium, onlySiteResolverRule } from "../../src/scanner/browser/chromium.ts";
+import { launchChromium, pinnedResolverRules } from "../../src/scanner/browser/chromium.ts";
 import { Slots } from "../../src/scanner/browser/slots.ts";
+import { guardedLookup } from "../../src/scanner/scan-context.ts";
 import { type BrowserFixtures, startBrowserFixtures } from "../support/browser-fixtures.ts";
 
 /**
@@ -16,6 +17,8 @@ import { type BrowserFixtures, startBrowserFixtures } from "../support/browser-f
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ctx = { userAgent: "unirank/0.1 (+https://example.org/contact)" };
+/** A scan's context whose resolver answers for the site (no DNS is asked). */
+const reachable = { ...ctx, address: async () => "192.0.2.1" };
 
 let startError: string | null = null;
 if (!existsSync(CHROMIUM)) startError = `no Chromium at ${CHROMIUM}`;
@@ -44,7 +47,7 @@ describe("browser part without a usable Chromium", () => {
   });
   test("a missing executable and one that exits at once are reasons, not crashes", async () => {
     const missing = browserPart({ chromiumPath: "/nonexistent/chromium" });
-    const r = await missing({ domain: "example.edu" }, ctx);
+    const r = await missing({ domain: "example.edu" }, reachable);
     expect(r.scores.tech_speed_mobile_score).toBeNull();
     expect(r.unmeasured.tech_speed_mobile_score).toStartWith(
       "Chromium at /nonexistent/chromium could not start",
@@ -57,7 +60,7 @@ describe("browser part without a usable Chromium", () => {
     chmodSync(fake, 0o755);
     try {
       const broken = browserPart({ chromiumPath: fake });
-      const b = await broken({ domain: "example.edu" }, ctx);
+      const b = await broken({ domain: "example.edu" }, reachable);
       expect(b.unmeasured.tech_core_web_vitals_score).toStartWith(`Chromium at ${fake} could not start`);
       await broken.close();
     } finally {
@@ -84,9 +87,13 @@ describe("browser part plumbing", () => {
     slots.release();
     expect(await slots.acquire()).toBe(true); // the aborted waiter did not take the freed slot
   });
-  test("the resolver rule names the site and its subdomains only", () => {
-    expect(onlySiteResolverRule("uni.example")).toBe(
-      "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE uni.example , EXCLUDE *.uni.example",
+  test("the resolver rules map the pinned hosts to the scanner's answers and every other name to nothing", () => {
+    const pins = new Map([
+      ["uni.example", "192.0.2.7"],
+      ["www.uni.example", "2001:db8::7"],
+    ]);
+    expect(pinnedResolverRules(pins)).toBe(
+      "--host-resolver-rules=MAP uni.example 192.0.2.7 , MAP www.uni.example [2001:db8::7] , MAP * ~NOTFOUND",
     );
   });
 });
@@ -104,13 +111,17 @@ describe("browser part in Chromium", () => {
     return { ...r, o: r.observations as BrowserObservations };
   };
 
-  beforeAll(() => {
-    fixtures = startBrowserFixtures();
-    part = browserPart({ chromiumPath: CHROMIUM, homeUrl: (d) => `http://${d}/` });
+  beforeAll(async () => {
+    fixtures = await startBrowserFixtures();
+    part = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
+    });
   });
   afterAll(async () => {
     await part?.close();
-    fixtures?.stop();
+    await fixtures?.stop();
   });
 
   test("a light page: fast on both form factors, mobile-friendly and accessible", async () => {
@@ -205,5 +216,75 @@ describe("browser part in Chromium", () => {
     controller.abort();
     const aborted = await part({ domain: fixtures.domain("light") }, { ...ctx, signal: controller.signal });
     expect(aborted.unmeasured.tech_accessibility_score).toBe("the scan was aborted");
+  }, 90_000);
+
+  test("called without any flag, the browser part loads no loopback site", async () => {
+    const before = fixtures.requests.get("light.localhost")?.length ?? 0;
+    const bare = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({}),
+    });
+    const r = await bare({ domain: fixtures.domain("light") }, ctx);
+    expect(r.scores.tech_speed_desktop_score).toBeNull();
+    expect(r.unmeasured.tech_speed_desktop_score).toStartWith("the home page is not loaded: ");
+    // With the scanner's resolver but no private targets allowed: refused by the address guard.
+    const guarded = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({ resolver: fixtures.resolver }),
+    });
+    const g = await guarded({ domain: fixtures.domain("light") }, ctx);
+    expect(g.unmeasured.tech_accessibility_score).toBe(
+      "the home page is not loaded: refused: light.localhost resolves to 127.0.0.1, a loopback, private or reserved address (allow with --allow-private-targets)",
+    );
+    expect(fixtures.requests.get("light.localhost")?.length ?? 0).toBe(before);
+    await Promise.all([bare.close(), guarded.close()]);
+  }, 60_000);
+
+  test("Chromium reaches the site's hosts at the scanner's answers only, the guard on every address", async () => {
+    // Loopback is allowed here (the fixtures live there); link-local and private addresses are not.
+    const pinned = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({
+        resolver: fixtures.resolver,
+        privateAllowed: (address) => address.startsWith("127."),
+      }),
+    });
+    const strayBefore = fixtures.strayConnections();
+    const r = await pinned({ domain: fixtures.domain("pinned") }, ctx);
+    await pinned.close();
+    expect(r.unmeasured).toEqual({});
+    const o = r.observations as BrowserObservations;
+    // cdn.pinned.test is known to the scanner's resolver only: Chromium went there at its answer.
+    expect(fixtures.requests.get("cdn.pinned.test")).toContain("/hero.bmp");
+    expect(o.blocked.sort()).toEqual([
+      `http://intra.pinned.test:${fixtures.port}/admin`,
+      `http://meta.pinned.test:${fixtures.port}/latest/meta-data`,
+    ]);
+    expect(fixtures.requests.has("meta.pinned.test")).toBe(false);
+    expect(fixtures.requests.has("intra.pinned.test")).toBe(false);
+    // A WebSocket to an address literal passes request interception; the resolver rules stop it.
+    expect(fixtures.strayConnections()).toBe(strayBefore);
+  }, 120_000);
+
+  test("in a scan, the part takes the scan's own answers (context.address)", async () => {
+    const asked: string[] = [];
+    const scanAddress = async (host: string) => {
+      asked.push(host);
+      if (host === "light.localhost") return "127.0.0.1";
+      throw new Error(`cannot resolve ${host}: no A record`);
+    };
+    // The part's own settings would refuse loopback: the scan's answer is what counts.
+    const inScan = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({ resolver: fixtures.resolver }),
+    });
+    const r = await inScan({ domain: fixtures.domain("light") }, { ...ctx, address: scanAddress });
+    await inScan.close();
+    expect(r.unmeasured).toEqual({});
+    expect(asked).toContain("light.localhost");
   }, 90_000);
 });

@@ -1,12 +1,14 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { scoreObservations } from "../../lib/scanner/score-observations.ts";
-import { type ScanOptions, type ScanOutcome, scanUniversity } from "../../src/scanner/scan-university.ts";
+import { type ScanOptions, scanUniversity } from "../../src/scanner/scan-university.ts";
 import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
 import { FIXTURE_UNIVERSITIES, WELL_KNOWN } from "../support/scan-web-sites.ts";
 
 const SITES = [...FIXTURE_UNIVERSITIES, ...WELL_KNOWN];
 let web: ScanWeb;
 let options: ScanOptions;
+/** The scanner's outcome: always with its evidence. */
+type ScanOutcome = Awaited<ReturnType<typeof scanUniversity>>;
 const outcomes = new Map<string, ScanOutcome>();
 
 beforeAll(async () => {
@@ -247,7 +249,7 @@ describe("scanUniversity over the fixture web", () => {
         parts: [
           async (target, ctx) => ({
             scores: {
-              tech_speed_mobile_score: ctx.observations.home?.url === `https://${target.domain}/` ? 42 : 0,
+              tech_speed_mobile_score: ctx.observations?.home?.url === `https://${target.domain}/` ? 42 : 0,
             },
             checks: [],
             unmeasured: {},

@@ -3,32 +3,18 @@ import { writeRecords } from "../../lib/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { testPostgres } from "../support/postgres-server.ts";
-import { page, routes, type ScanWeb, startScanWeb } from "../support/scan-web.ts";
-import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
+import { page, routes, type ScanWeb, serveScanArgs, startScanWeb } from "../support/scan-web.ts";
+import { runCli, type ServeProcess, startServe, until } from "../support/serve-process.ts";
 
 /**
  * Real `unirank serve` processes scanning on one PostgreSQL database, with the real scanner, against the
  * scanner's loopback web: each due university scanned exactly once by two servers, a SIGTERM mid-scan, and a
- * SIGKILLed server's lease taken over.
+ * SIGKILLed server's attempt closed once its lease expires.
  */
 const available = await testPostgres();
 
 const CAMPUS = 12;
 const domains = Array.from({ length: CAMPUS }, (_, i) => `u${i + 1}.campus.test`);
-
-async function until<T>(
-  what: string,
-  f: () => Promise<T | undefined | null | false>,
-  ms = 60_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const v = await f();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await Bun.sleep(100);
-  }
-}
 
 describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL database", () => {
   let web: ScanWeb;
@@ -73,17 +59,7 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
       },
       { domain: "tarpit.test", tarpit: true },
     ]);
-    scanArgs = [
-      "--probe-every",
-      "0",
-      "--scan-resolver",
-      `${web.resolver.host}:${web.resolver.port}`,
-      "--scan-ports",
-      `${web.ports.http},${web.ports.https}`,
-      "--scan-ca-file",
-      web.caFile,
-      "--scan-allow-private-targets",
-    ];
+    scanArgs = serveScanArgs(web);
   }, 60_000);
 
   afterAll(async () => {
@@ -164,7 +140,7 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
     }
   }, 60_000);
 
-  test("a SIGKILLed server's claim is taken over when its lease expires", async () => {
+  test("a SIGKILLed server's attempt is closed as failed by another server when its lease expires", async () => {
     const { url, opened } = await database("unirank_sched_kill", ["tarpit.test"]);
     try {
       const lease = ["--scan-every", "1h", "--scan-lease", "3s"];
@@ -175,21 +151,31 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
       dead.proc.kill("SIGKILL");
       await dead.proc.exited;
       const heir = await serve(url, lease);
-      const failed = await until(
-        "the dead server's scan stored as failed",
+      // The scan is stored failed first, then the claim freed (two writes): wait for the second.
+      const claim = await until(
+        "the dead server's attempt closed",
         async () =>
           opened.db
-            .selectFrom("scans")
-            .select(["status", "source_id"])
-            .where("source_id", "=", first.attempt_id)
-            .where("status", "=", "failed")
+            .selectFrom("scan_claims")
+            .selectAll()
+            .where("owner", "is", null)
+            .where("last_status", "=", "failed")
             .executeTakeFirst(),
         30_000,
       );
+      const failed = await opened.db
+        .selectFrom("scans")
+        .select("status")
+        .where("source_id", "=", first.attempt_id)
+        .executeTakeFirstOrThrow();
       expect(failed.status).toBe("failed");
-      const claim = await opened.db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
-      expect(claim.owner).not.toBe(first.owner);
-      expect(claim.owner).not.toBeNull();
+      // Closed as a failed attempt: retried after the retry delay, like any failure.
+      expect([claim.owner, claim.last_status, claim.last_attempt_at]).toEqual([
+        null,
+        "failed",
+        first.started_at,
+      ]);
+      expect(claim.last_error).toBe(`lease expired: ${first.owner} stopped before finishing the scan`);
       expect(heir.log()).toContain("lease expired");
       await heir.stop();
     } finally {

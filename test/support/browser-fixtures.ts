@@ -1,21 +1,36 @@
+import { startLoopbackDns } from "./loopback-dns.ts";
+
 /**
- * A loopback web of four university home pages for the browser part, told apart by host name (Chromium resolves
- * every `*.localhost` name to the loopback address): `light.localhost` (small and fast), `heavy.localhost` (a
- * render-blocking stylesheet served late, a large image, long tasks, a layout shift, a script and a WebSocket
- * to other hosts), `a11y.localhost` (WCAG violations) and `noviewport.localhost` (no viewport tag, small text,
- * crowded links); `moved.localhost` redirects to another host.
+ * A loopback web of university home pages for the browser part, told apart by host name, with a DNS server on a
+ * loopback port (the browser part's `resolver`) that maps every `*.localhost` name to 127.0.0.1:
+ * `light.localhost` (small and fast), `heavy.localhost` (a render-blocking stylesheet served late, a large image,
+ * long tasks, a layout shift, a script and a WebSocket to other hosts), `a11y.localhost` (WCAG violations) and
+ * `noviewport.localhost` (no viewport tag, small text, crowded links); `moved.localhost` redirects to another
+ * host. `pinned.test` (127.0.0.1) embeds subresources of `cdn.pinned.test` (127.0.0.1), `meta.pinned.test`
+ * (169.254.169.254) and `intra.pinned.test` (10.0.0.5), and opens a WebSocket to 127.0.0.1 itself; names the
+ * system's resolver does not know, so only the scanner's answers can take Chromium there.
  */
 
 export interface BrowserFixtures {
   port: number;
+  /** The fixtures' DNS server. */
+  resolver: { host: string; port: number };
   /** `<name>.localhost:<port>`, the domain the part is given. */
-  domain(name: "light" | "heavy" | "a11y" | "noviewport" | "moved"): string;
+  domain(name: "light" | "heavy" | "a11y" | "noviewport" | "moved" | "pinned"): string;
   /** Paths requested per host, e.g. `heavy.localhost` → ["/", "/slow.css", …]. */
   requests: Map<string, string[]>;
   /** TCP connections accepted by the stray port the heavy page opens a WebSocket to (as `live.localhost`). */
   strayConnections(): number;
-  stop(): void;
+  stop(): Promise<void>;
 }
+
+/** The fixtures' DNS answers: name → address. */
+const PINNED_NAMES: Record<string, string> = {
+  "pinned.test": "127.0.0.1",
+  "cdn.pinned.test": "127.0.0.1",
+  "meta.pinned.test": "169.254.169.254",
+  "intra.pinned.test": "10.0.0.5",
+};
 
 /** An uncompressed 24-bit BMP of `w`×`h` noisy pixels (Chromium decodes it; it does not compress). */
 function bmp(w: number, h: number): Uint8Array<ArrayBuffer> {
@@ -73,7 +88,14 @@ const NO_VIEWPORT = `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <body><h1>Old University</h1><p>${"Tiny text written for a desktop screen. ".repeat(20)}</p>
 <p>${Array.from({ length: 30 }, (_, i) => `<a href="/p${i}">p${i}</a>`).join(" ")}</p></body></html>`;
 
-export function startBrowserFixtures(): BrowserFixtures {
+const pinnedPage = (port: number, stray: number) =>
+  `${HEAD("Pinned University")}<body><main><h1>Pinned University</h1><p>Subresources on the site's other hosts.</p>
+<img src="http://cdn.pinned.test:${port}/hero.bmp?small" width="40" height="40" alt="CDN">
+<img src="http://meta.pinned.test:${port}/latest/meta-data" width="1" height="1" alt="">
+<img src="http://intra.pinned.test:${port}/admin" width="1" height="1" alt="">
+<script>try { new WebSocket("ws://127.0.0.1:${stray}/feed"); } catch {}</script></main></body></html>`;
+
+export async function startBrowserFixtures(): Promise<BrowserFixtures> {
   const requests = new Map<string, string[]>();
   const hero = bmp(500, 350);
   const small = bmp(40, 40);
@@ -101,7 +123,7 @@ export function startBrowserFixtures(): BrowserFixtures {
       const list = requests.get(host) ?? [];
       list.push(url.pathname);
       requests.set(host, list);
-      const name = host.replace(/\.localhost$/, "");
+      const name = host.replace(/\.localhost$/, "").replace(/\.test$/, "");
       if (url.pathname === "/hero.bmp") {
         return new Response(url.search === "?small" ? small : hero, {
           headers: { "content-type": "image/bmp" },
@@ -119,18 +141,24 @@ export function startBrowserFixtures(): BrowserFixtures {
       if (name === "heavy") return html(heavyPage(port, strayListener.port));
       if (name === "a11y") return html(A11Y);
       if (name === "noviewport") return html(NO_VIEWPORT);
+      if (name === "pinned") return html(pinnedPage(port, strayListener.port));
       return new Response("unknown fixture", { status: 404 });
     },
   });
   port = server.port ?? 0;
+  const dns = await startLoopbackDns((name) =>
+    name.endsWith(".localhost") ? "127.0.0.1" : PINNED_NAMES[name],
+  );
   return {
     port,
-    domain: (name) => `${name}.localhost:${port}`,
+    resolver: dns.resolver,
+    domain: (name) => (name === "pinned" ? `pinned.test:${port}` : `${name}.localhost:${port}`),
     requests,
     strayConnections: () => stray,
-    stop: () => {
+    stop: async () => {
       server.stop(true);
       strayListener.stop();
+      await dns.close();
     },
   };
 }

@@ -1,6 +1,7 @@
-import type { DB, HealthProbes } from "../../lib/index.ts";
+import type { DB, HostChecks } from "../../lib/index.ts";
 import { createApp } from "../../src/http/app.ts";
 import type { ResponseCache } from "../../src/http/cache.ts";
+import { bunConnInfo } from "../../src/http/conn-info.ts";
 import type { AppContext } from "../../src/http/context.ts";
 
 export interface LogLine {
@@ -9,10 +10,10 @@ export interface LogLine {
   fields?: Record<string, unknown>;
 }
 
-/** An AppContext over a test database; logs are collected, probes answer healthy unless overridden. */
+/** An AppContext over a test database; logs are collected, host checks answer healthy unless overridden. */
 export function testContext(
   db: DB,
-  options: { cache?: ResponseCache | false; probes?: Partial<HealthProbes> } = {},
+  options: { cache?: ResponseCache | false; hostChecks?: Partial<HostChecks> } = {},
 ): AppContext & { logs: LogLine[] } {
   const logs: LogLine[] = [];
   const cache = options.cache;
@@ -20,11 +21,11 @@ export function testContext(
     db,
     version: "0.0.0-test",
     clock: () => new Date(),
-    probes: {
+    hostChecks: {
       freeDiskBytes: async () => 100 * 1024 ** 3,
       logsWritable: async () => true,
       cacheEntries: () => (cache ? cache.size : 0),
-      ...options.probes,
+      ...options.hostChecks,
     },
     minFreeDiskGb: 1,
     ...(cache === undefined ? {} : { cache }),
@@ -53,7 +54,11 @@ export function appClient(ctx: AppContext): Client {
 
 export function serverClient(ctx: AppContext): Client & { url: string } {
   const app = createApp(ctx);
-  const server = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: app.fetch });
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch: (request, bun) => app.handle(request, bunConnInfo(bun, request)),
+  });
   const url = `http://127.0.0.1:${server.port}`;
   return {
     mode: "server",

@@ -86,10 +86,10 @@ export function startScanSites(): ScanSites {
 export function fixtureScan(
   sites: ScanSites,
   clock: () => Date,
-  calls: { domain: string; uptime: { answered: number; total: number } }[] = [],
+  calls: { domain: string; availability: { answered: number; total: number } }[] = [],
 ): ScanFunction {
   return async (target, options, signal) => {
-    calls.push({ domain: target.domain, uptime: options.uptime });
+    calls.push({ domain: target.domain, availability: options.availability });
     const started_at = isoTimestamp(clock());
     const response = await fetch(sites.url(target.domain), { signal });
     const body = await response.text();

@@ -78,3 +78,18 @@ export async function startServe(args: string[], env: Record<string, string> = {
     },
   };
 }
+
+/** Polls `f` every 100 ms until it gives a value, or fails after `ms` naming `what`. */
+export async function until<T>(
+  what: string,
+  f: () => Promise<T | undefined | null | false>,
+  ms = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await f();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await Bun.sleep(100);
+  }
+}

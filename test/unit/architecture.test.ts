@@ -131,3 +131,103 @@ test("the HTTP core, the fetch handler and the server reach no Elysia: only the 
   }
   expect(packagesOf("src/elysia.ts")).toContain("elysia");
 });
+
+/** The core's public indexes: one per package subpath (package.json `exports`). */
+const PUBLIC_INDEXES = [
+  "lib/index.ts",
+  "lib/node/index.ts",
+  "lib/scanner/index.ts",
+  "lib/seed/index.ts",
+  "lib/webhooks/receiver.ts",
+];
+
+/**
+ * Where the adapters reach past the public indexes into the core, each for a named reason. Anything else in `src/`
+ * imports the core as an embedder would.
+ */
+const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
+  "src/http/spliced-json/": {
+    files: [
+      "lib/db/generation-memo.ts",
+      "lib/queries/leaderboard.ts",
+      "lib/queries/rank.ts",
+      "lib/queries/ranked-details.ts",
+      "lib/queries/rankings.ts",
+    ],
+    why: "the spliced JSON of rankings is built from the core's ranking internals, per data generation",
+  },
+  "src/http/app.ts": {
+    files: ["lib/db/generation.ts"],
+    why: "the response cache keys its entries by the data generation",
+  },
+  "src/server.ts": {
+    files: ["lib/db/generation.ts"],
+    why: "the server sets how long a write by another process may go unseen (--data-window)",
+  },
+};
+
+test("the public indexes say what they export: no `export *`", () => {
+  const star = PUBLIC_INDEXES.filter((f) => /^\s*export\s*\*/m.test(readFileSync(join(ROOT, f), "utf8")));
+  expect(star).toEqual([]);
+});
+
+test("the adapters reach the core only through its public indexes, or for a named reason", () => {
+  const allowed = (file: string, target: string) =>
+    PUBLIC_INDEXES.includes(target) ||
+    Object.entries(CORE_INTERNALS_USED).some(
+      ([where, { files }]) => (file === where || file.startsWith(where)) && files.includes(target),
+    );
+  const past = [...fileGraph].flatMap(([file, targets]) =>
+    file.startsWith("src/")
+      ? [...targets].filter((t) => t.startsWith("lib/") && !allowed(file, t)).map((t) => `${file} → ${t}`)
+      : [],
+  );
+  expect(past).toEqual([]);
+  // Every exception is still needed.
+  for (const [where, { files }] of Object.entries(CORE_INTERNALS_USED)) {
+    const used = [...fileGraph]
+      .filter(([file]) => file === where || file.startsWith(where))
+      .flatMap(([, targets]) => [...targets]);
+    expect(
+      files.filter((f) => !used.includes(f)),
+      where,
+    ).toEqual([]);
+  }
+});
+
+/** Files and packages a file loads when it runs: its static imports that are not type-only, followed through. */
+function staticReach(entry: string): { files: string[]; packages: string[] } {
+  const VALUE_IMPORT =
+    /(?:^|\n)\s*(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+["']([^"']+)["']|(?:^|\n)\s*import\s+["']([^"']+)["']/g;
+  const files = new Set<string>();
+  const packages = new Set<string>();
+  const visit = (file: string) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const m of readFileSync(join(ROOT, file), "utf8").matchAll(VALUE_IMPORT)) {
+      const spec = (m[1] ?? m[2]) as string;
+      if (!spec.startsWith(".")) packages.add(spec);
+      else if (spec.endsWith(".ts")) visit(relative(ROOT, resolve(ROOT, dirname(file), spec)));
+    }
+  };
+  visit(entry);
+  return { files: [...files].sort(), packages: [...packages].sort() };
+}
+
+test("`unirank --help` and `--version` load no server, HTTP, database or core code: commands load what they run", () => {
+  const { files, packages } = staticReach("src/cli.ts");
+  expect(files.length).toBeGreaterThan(5);
+  const heavy = files.filter(
+    (f) =>
+      f.startsWith("lib/") ||
+      f.startsWith("explorer/") ||
+      /^src\/(http|db)\//.test(f) ||
+      f === "src/server.ts" ||
+      f === "src/config.ts" ||
+      (f.startsWith("src/scanner/") &&
+        f !== "src/scanner/scanner-defaults.ts" &&
+        f !== "src/scanner/resolver-address.ts"),
+  );
+  expect(heavy).toEqual([]);
+  expect(packages.filter((p) => !p.startsWith("node:") && p !== "commander")).toEqual([]);
+});

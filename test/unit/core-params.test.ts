@@ -73,6 +73,32 @@ describe("core: parseParams", () => {
     }
   });
 
+  test("a refused number says why: its form, its digits, or its range", () => {
+    const message = (raw: Record<string, string>, schema = RankingsParams) => {
+      try {
+        parseParams(schema, raw);
+      } catch (e) {
+        return (e as UnirankError).details?.[0]?.message;
+      }
+      return null;
+    };
+    expect(message({ min_score: "12.5555555555555555" })).toBe(
+      "min_score must be a number from 0 to 100 with at most 15 decimals (12.5555555555555555 has 16)",
+    );
+    expect(message({ min_score: "0000000000000012.5" })).toBe(
+      "min_score must be a number from 0 to 100 with at most 15 digits before the decimal point",
+    );
+    expect(message({ min_score: "1e1" })).toBe(
+      "min_score must be a number from 0 to 100, written as digits with an optional decimal point (as in 72.5)",
+    );
+    expect(message({ min_score: "100.1" })).toBe("min_score must be a number from 0 to 100");
+    expect(message({ limit: "0000000000000001" })).toBe(
+      "limit must be an integer from 1 to 100 with at most 15 digits",
+    );
+    expect(message({ limit: "1.5" })).toBe("limit must be an integer from 1 to 100");
+    expect(message({ min_score: "12.555555555555555" })).toBeNull();
+  });
+
   test("unknown enum values, wrong case and empty values are rejected", () => {
     expect(bad(ListUniversitiesParams, { sort: "popularity" })).toEqual(["sort"]);
     expect(bad(ListUniversitiesParams, { sort: "NAME" })).toEqual(["sort"]);

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { createViewTokens } from "../../lib/access/view-tokens.ts";
+import { createViewTokens } from "../../src/http/view-tokens.ts";
 
 const at = (ms: number) => new Date(Date.UTC(2026, 5, 30, 12) + ms);
 

@@ -1,7 +1,7 @@
 import { expect, test } from "bun:test";
 import { Type } from "@sinclair/typebox";
 import { defineRoute, type RouteSpec, requestTarget } from "../../src/http/route.ts";
-import { createRouter } from "../../src/http/router.ts";
+import { canonicalPath, createRouter } from "../../src/http/router.ts";
 
 const route = (path: string): RouteSpec => ({
   version: "v1",
@@ -31,6 +31,17 @@ test("static paths, with or without a trailing slash", () => {
   expect(found("/")).toBeNull();
   expect(found("/health/x")).toBeNull();
   expect(found("/HEALTH")).toBeNull();
+});
+
+test("the canonical path: encoded unreserved characters decoded, one trailing slash dropped, nothing else", () => {
+  expect(canonicalPath("/api/v2/explorer/%76iew/")).toBe("/api/v2/explorer/view");
+  expect(canonicalPath("/api/%76%32/%2D%2e%5F%7E%41%5a%61%7A%30%39")).toBe("/api/v2/-._~AZaz09");
+  // Reserved and other characters stay encoded: `%2F` is no segment separator, `%25` stays a literal percent sign.
+  expect(canonicalPath("/a%2Fb/%25%41/%20/%40")).toBe("/a%2Fb/%25A/%20/%40");
+  expect(canonicalPath("/API//x")).toBe("/API//x");
+  expect(canonicalPath("/")).toBe("/");
+  expect(found("/%68ealth/")).toEqual({ path: "/health", params: {} });
+  expect(found("/api/v1/%75niversities/%34%32")?.params).toEqual({ id: "42" });
 });
 
 test("parameters: one segment each, percent-decoded; invalid encoding or an empty segment match nothing", () => {

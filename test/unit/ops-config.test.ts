@@ -17,3 +17,33 @@ describe("config: the data window", () => {
     }
   });
 });
+
+describe("config: the explorer's page-view budget and limit", () => {
+  test("defaults: 24 calls within 120 s per view; views count against the anonymous limit", () => {
+    const c = loadConfig({}, {});
+    expect([c.explorerViewCalls, c.explorerViewSeconds, c.explorerViews]).toEqual([24, 120, null]);
+  });
+
+  test("options and environment raise them, the option first; 0 views = not limited", () => {
+    const env = {
+      UNIRANK_EXPLORER_VIEW_CALLS: "60",
+      UNIRANK_EXPLORER_VIEW_SECONDS: "300",
+      UNIRANK_EXPLORER_VIEWS: "5000",
+    };
+    const fromEnv = loadConfig({}, env);
+    expect([fromEnv.explorerViewCalls, fromEnv.explorerViewSeconds, fromEnv.explorerViews]).toEqual([
+      60, 300, 5000,
+    ]);
+    const fromCli = loadConfig({ explorerViewCalls: "40", explorerViewSeconds: 200, explorerViews: 0 }, env);
+    expect([fromCli.explorerViewCalls, fromCli.explorerViewSeconds, fromCli.explorerViews]).toEqual([
+      40, 200, 0,
+    ]);
+  });
+
+  test("out-of-range values stop the start with a message", () => {
+    expect(() => loadConfig({ explorerViewCalls: "0" }, {})).toThrow("explorer view calls must be");
+    expect(() => loadConfig({ explorerViewCalls: "1001" }, {})).toThrow("explorer view calls must be");
+    expect(() => loadConfig({}, { UNIRANK_EXPLORER_VIEW_SECONDS: "1h" })).toThrow("explorer view seconds");
+    expect(() => loadConfig({}, { UNIRANK_EXPLORER_VIEWS: "-5" })).toThrow("explorer views must be");
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, test } from "bun:test";
 import { parseAge } from "../../src/cli/scan.ts";
+import { ChunkedEnd, dechunk } from "../../src/scanner/chunked-body.ts";
 import { mtaStsMode } from "../../src/scanner/collect.ts";
 import { HostQueue } from "../../src/scanner/host-queue.ts";
 import { parsePage } from "../../src/scanner/html.ts";
@@ -64,6 +65,34 @@ describe("parsers", () => {
     expect(() => parseResponse("https://u.test/", Buffer.from("SSH-2.0-x\r\n\r\n"), false, 10)).toThrow(
       "https://u.test/: not an HTTP response",
     );
+  });
+  test("a chunked body's end is found as its pieces arrive, whatever their cut", () => {
+    const body = "5;ext=1\r\nhello\r\n6\r\n world\r\n0\r\nTrailer: x\r\n\r\n";
+    for (const size of [1, 2, 3, 7, body.length]) {
+      const end = new ChunkedEnd();
+      const bytes = Buffer.from(body);
+      let done = -1;
+      for (let at = 0; at < bytes.length && done < 0; at += size)
+        if (end.feed(bytes.subarray(at, at + size))) done = Math.min(at + size, bytes.length);
+      expect(done).toBe(bytes.length);
+    }
+    const partial = new ChunkedEnd();
+    expect(partial.feed(Buffer.from("5\r\nhel"))).toBe(false);
+    expect(partial.feed(Buffer.from("lo\r\n0\r\n"))).toBe(false);
+    expect(partial.feed(Buffer.from("\r\n"))).toBe(true);
+    expect(new ChunkedEnd().feed(Buffer.from("zz\r\n"))).toBe(true); // garbage ends it: take what came
+    expect(dechunk(Buffer.from(body)).toString()).toBe("hello world");
+    expect(dechunk(Buffer.from(body), 7).toString()).toBe("hello w");
+  });
+  test("a body of 300,000 1-byte chunks, fed a chunk at a time", () => {
+    const n = 300_000;
+    const wire = Buffer.from(`${"1\r\nx\r\n".repeat(n)}0\r\n\r\n`);
+    const end = new ChunkedEnd();
+    let done = false;
+    for (let at = 0; at < wire.length && !done; at += 6) done = end.feed(wire.subarray(at, at + 6));
+    const body = dechunk(wire);
+    expect(done).toBe(true);
+    expect(body.length).toBe(n);
   });
   test("ages, MTA-STS modes, pages", () => {
     expect([parseAge("30d"), parseAge("12h"), parseAge("7")]).toEqual([30, 0.5, 7]);

@@ -24,7 +24,10 @@ test("scanning is off by default; flags win over the environment", () => {
   ]);
   const flags = loadConfig({ db: ":memory:", scanEvery: "30d", scanConcurrency: "8" }, env);
   expect([flags.scanEveryMs, flags.scanConcurrency]).toEqual([30 * 86_400_000, 8]);
-  expect(() => loadConfig({ db: ":memory:", scanConcurrency: "0" }, {})).toThrow(/scan concurrency/);
+  for (const n of ["0", "65", "x", "-1"])
+    expect(() => loadConfig({ db: ":memory:", scanConcurrency: n }, {})).toThrow(
+      "scan concurrency must be an integer from 1 to 64",
+    );
   expect(() => loadConfig({ db: ":memory:", scanEvery: "soon" }, {})).toThrow(/scan interval/);
   expect(() => loadConfig({ db: ":memory:", scanLease: "1s" }, {})).toThrow(/scan lease/);
 });

@@ -1,6 +1,5 @@
-import { invalidParameter } from "../../../lib/errors.ts";
-import type { WalkStep } from "../../../lib/queries/walk.ts";
-import { sha256Hex } from "../../../lib/text/sha256.ts";
+import type { WalkStep } from "../../../lib/index.ts";
+import { invalidParameter, sha256Hex } from "../../../lib/index.ts";
 
 /**
  * Cursors: opaque to clients, checked by the server. A cursor is the walk's next step (`WalkStep`) as base64url

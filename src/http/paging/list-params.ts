@@ -1,5 +1,5 @@
 import { type TObject, type TProperties, type TSchema, Type } from "@sinclair/typebox";
-import { StringEnum } from "../../../lib/params/types.ts";
+import { StringEnum } from "../../../lib/index.ts";
 
 /**
  * The wire parameters and meta of the lists: `format` (JSON or CSV) on every list of v1 and v2; on the v2 lists a

@@ -5,18 +5,23 @@ import {
   BROWSER_SCORES,
   type BrowserObservations,
   type PartContext,
-  type PartTarget,
+  type ScanTarget,
+  type ScoredPart,
   scoreBrowserObservations,
   siteHost,
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
-import type { ScoredPart } from "../../../lib/scores/check-points.ts";
-import { firstLine, launchChromium, onlySiteResolverRule } from "./chromium.ts";
+import { firstLine, launchChromium, pinnedResolverRules } from "./chromium.ts";
 import { DESKTOP, loadPage, MOBILE, readMobileLayout } from "./measure.ts";
 import { runAxe } from "./page-scripts.ts";
-import { Slots } from "./slots.ts";
+import { type SlotHolder, Slots } from "./slots.ts";
 
 export interface BrowserPartOptions {
+  /**
+   * The scanner's way to a host's address (its resolver and address guard: `guardedLookup`), used when the scan
+   * gives none (`context.address`). Without either, no host is resolved and nothing is loaded.
+   */
+  lookup?: (host: string) => Promise<string>;
   /** Chromium's executable (`--chromium` / `CHROMIUM_PATH`); without it the browser sub-scores are null. */
   chromiumPath?: string | null;
   /** The home page of a domain (default `https://DOMAIN/`). */
@@ -27,11 +32,13 @@ export interface BrowserPartOptions {
   ignoreHttpsErrors?: boolean;
   /** Universities measured at once (default 1): timings taken while pages compete for the CPU come out worse. */
   concurrency?: number;
+  /** Where the places come from when several processes share them (default: `concurrency` places of its own). */
+  slots?: SlotHolder;
 }
 
 /** A browser part: measures the five browser sub-scores; `close()` waits for every Chromium to stop. */
 export interface BrowserPart {
-  (target: PartTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
+  (target: ScanTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
   close(): Promise<void>;
   /** `browser` when a Chromium is configured: then the browser is one of the scan's measurement parts. */
   readonly profile?: "browser";
@@ -44,42 +51,101 @@ const ABORTED = "the scan was aborted";
 /** The home page navigated (redirected) to another host, which is not measured. */
 class LeftSite extends Error {}
 
+/** The home page's host was not resolved, or its address was refused. */
+class NotReachable extends Error {}
+
+const hostOf = (url: string) => new URL(url).hostname.toLowerCase().replace(/^\[|\]$/g, "");
+
 /**
- * Each university gets its own Chromium, whose resolver knows the university's domain only, and a fresh profile;
- * requests to other hosts are also aborted and recorded. A missing or broken Chromium, a page that does not load
- * or an aborted scan leaves the five sub-scores null with the reason.
+ * Each university gets its own Chromium and a fresh profile. Chromium resolves nothing itself: its resolver rules
+ * map the site's hosts to the scanner's own answers (the scan's resolver and address guard, `context.address`,
+ * else `lookup`), and every other name fails. Requests to other hosts are aborted and recorded; a
+ * host of the site that was not known at launch is aborted too, looked up the scanner's way, and when allowed the
+ * desktop load starts again in a Chromium that knows it (once). A missing or broken Chromium, a home page the guard
+ * refuses or that does not load, or an aborted scan leaves the five sub-scores null with the reason.
  */
 export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
   const homeUrl = (domain: string, context: PartContext) =>
     options.homeUrl?.(domain) ?? context.homeUrl ?? `https://${domain}/`;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const slots = new Slots(options.concurrency ?? 1);
+  const slots = options.slots ?? new Slots(options.concurrency ?? 1);
+  const ownLookup =
+    options.lookup ?? (async (host: string) => Promise.reject(new Error(`no resolver for ${host}`)));
   const closing = new Set<Promise<void>>();
   let axeSource: Promise<string> | null = null;
   const none = (reason: string) => unmeasuredPart(BROWSER_SCORES, reason);
 
-  const measure = async (b: Browser, url: string, site: string, context: PartContext) => {
+  /** One university: the site's hosts pinned, a desktop load (again after learning hosts), a mobile load. */
+  const measure = async (
+    url: string,
+    site: string,
+    context: PartContext,
+    launch: (pins: ReadonlyMap<string, string>) => Promise<Browser>,
+    lookup: (host: string) => Promise<string>,
+  ) => {
     axeSource ??= import("axe-core").then((m) => (m.default ?? m).source);
-    const blocked: string[] = [];
+    const pins = new Map<string, string>();
+    const refused = new Set<string>();
+    const pin = async (host: string) => {
+      if (pins.has(host) || refused.has(host)) return;
+      try {
+        pins.set(host, await lookup(host));
+      } catch {
+        refused.add(host);
+      }
+    };
+    const home = hostOf(url);
+    // The home page's host must be reachable: its refusal is the reason nothing is measured.
+    pins.set(
+      home,
+      await lookup(home).catch((e: unknown) => {
+        throw new NotReachable(e instanceof Error ? e.message : String(e));
+      }),
+    );
+    for (const host of [site, `www.${site}`]) await pin(host);
+    const inSite = (host: string) => host.replace(/^www\./, "") === site || host.endsWith(`.${site}`);
+    let blocked: string[] = [];
     let blockedCount = 0;
     let leftSite: string | null = null;
+    let learnt: Set<string> | null = null;
+    const block = (u: string, navigation: boolean) => {
+      if (navigation && leftSite === null) leftSite = u;
+      blockedCount++;
+      if (blocked.length < BLOCKED_KEPT && !blocked.includes(u)) blocked.push(u);
+    };
     const load = {
       userAgent: context.userAgent,
       timeoutMs,
       ignoreHttpsErrors: options.ignoreHttpsErrors ?? false,
       allow: (u: URL) => {
-        const host = u.hostname.toLowerCase().replace(/^www\./, "");
-        return host === site || host.endsWith(`.${site}`);
+        const host = u.hostname.toLowerCase().replace(/^\[|\]$/g, "");
+        if (pins.has(host)) return true;
+        if (learnt && inSite(host) && !refused.has(host)) learnt.add(host);
+        return false;
       },
-      onBlocked: (u: string, navigation: boolean) => {
-        if (navigation && leftSite === null) leftSite = u;
-        blockedCount++;
-        if (blocked.length < BLOCKED_KEPT && !blocked.includes(u)) blocked.push(u);
-      },
+      onBlocked: block,
     };
-    const desktop = await loadPage(b, url, DESKTOP, load).catch((error) => {
-      throw leftSite === null ? error : new LeftSite(leftSite);
-    });
+    const loadDesktop = async (b: Browser) =>
+      loadPage(b, url, DESKTOP, load).catch((error) => {
+        throw leftSite === null ? error : new LeftSite(leftSite);
+      });
+    let b = await launch(pins);
+    learnt = new Set();
+    let desktop = await loadDesktop(b);
+    const found: Set<string> = learnt;
+    learnt = null;
+    if (found.size > 0) {
+      for (const host of found) await pin(host);
+      if ([...found].some((h) => pins.has(h))) {
+        // Measured again from the start, in a Chromium that knows the hosts learnt.
+        await desktop.context.close();
+        if (context.signal?.aborted) throw new Error(ABORTED);
+        blocked = [];
+        blockedCount = 0;
+        b = await launch(pins);
+        desktop = await loadDesktop(b);
+      }
+    }
     await desktop.page.evaluate(await axeSource);
     const axe = await desktop.page.evaluate(runAxe, [...AXE_TAGS]);
     await desktop.context.close();
@@ -101,30 +167,40 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     return { ...scoreBrowserObservations(observations), observations };
   };
 
-  const part = (async (target: PartTarget, context: PartContext) => {
+  const part = (async (target: ScanTarget, context: PartContext) => {
     if (!options.chromiumPath) return none(NO_CHROMIUM);
+    const chromiumPath = options.chromiumPath;
     if (!(await slots.acquire(context.signal))) return none(ABORTED);
-    let b: Browser | null = null;
+    const browsers: Browser[] = [];
     const stop = () => {
-      if (b === null) return;
-      const done = b.close().catch(() => {});
-      b = null;
-      closing.add(done);
-      done.finally(() => closing.delete(done));
+      for (const b of browsers.splice(0)) {
+        const done = b.close().catch(() => {});
+        closing.add(done);
+        done.finally(() => closing.delete(done));
+      }
     };
     context.signal?.addEventListener("abort", stop, { once: true });
+    let launchError: string | null = null;
+    const launch = async (pins: ReadonlyMap<string, string>) => {
+      stop();
+      try {
+        const b = await launchChromium(chromiumPath, 30_000, [pinnedResolverRules(pins)]);
+        browsers.push(b);
+        if (context.signal?.aborted) throw new Error(ABORTED);
+        return b;
+      } catch (error) {
+        launchError ??= firstLine(error);
+        throw error;
+      }
+    };
     try {
       const url = homeUrl(target.domain, context);
       const site = siteHost(target.domain) ?? target.domain;
-      try {
-        b = await launchChromium(options.chromiumPath, 30_000, [onlySiteResolverRule(site)]);
-      } catch (error) {
-        return none(firstLine(error));
-      }
-      if (context.signal?.aborted) return none(ABORTED);
-      return await measure(b, url, site, context);
+      return await measure(url, site, context, launch, context.address ?? ownLookup);
     } catch (error) {
       if (context.signal?.aborted) return none(ABORTED);
+      if (launchError !== null) return none(launchError);
+      if (error instanceof NotReachable) return none(`the home page is not loaded: ${error.message}`);
       if (error instanceof LeftSite)
         return none(`the home page leads to another host, not measured: ${error.message}`);
       return none(`the home page did not load in Chromium: ${firstLine(error)}`);

@@ -19,11 +19,15 @@ export const CHROMIUM_ARGS = [
 ] as const;
 
 /**
- * Chromium's resolver rule that lets it resolve `site` and its subdomains only: every other name fails inside
- * the browser, so no request, preconnect or DNS prefetch can reach another host.
+ * Chromium's resolver rules pinned to the scanner's own answers: each host in `pins` resolves to the address the
+ * scanner's resolver gave it (after its address guard), and every other name fails inside the browser, so no
+ * request, preconnect, DNS prefetch or WebSocket can reach a host or an address the scanner did not allow.
  */
-export function onlySiteResolverRule(site: string): string {
-  return `--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE ${site} , EXCLUDE *.${site}`;
+export function pinnedResolverRules(pins: ReadonlyMap<string, string>): string {
+  const maps = [...pins].map(
+    ([host, address]) => `MAP ${host} ${address.includes(":") ? `[${address}]` : address}`,
+  );
+  return `--host-resolver-rules=${[...maps, "MAP * ~NOTFOUND"].join(" , ")}`;
 }
 
 /**

@@ -1,5 +1,11 @@
+/** Places for browser measurements: `acquire` resolves true once one is free (false when `signal` fires first). */
+export interface SlotHolder {
+  acquire(signal?: AbortSignal): Promise<boolean>;
+  release(): void;
+}
+
 /** At most `size` holders at once; waiting ends early, with `false`, when the signal fires. */
-export class Slots {
+export class Slots implements SlotHolder {
   private free: number;
   private readonly waiting: (() => void)[] = [];
 

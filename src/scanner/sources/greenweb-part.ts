@@ -1,12 +1,12 @@
 import {
   GreenCheck,
   type PartContext,
-  type PartTarget,
+  type ScanTarget,
+  type ScoredPart,
   scoreGreenCheck,
   siteHost,
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
-import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const GREENWEB_BASE_URL = "https://api.thegreenwebfoundation.org";
@@ -16,7 +16,7 @@ const SCORES = ["green_hosting_score"] as const;
 export function greenWebPart(options: SourceOptions = {}) {
   const base = trimBase(options.baseUrl ?? GREENWEB_BASE_URL);
   return async (
-    target: PartTarget,
+    target: ScanTarget,
     context: PartContext,
   ): Promise<ScoredPart & { observations?: GreenCheck }> => {
     const host = siteHost(target.domain);

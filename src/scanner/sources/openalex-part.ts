@@ -3,13 +3,13 @@ import {
   OpenAlexInstitutionList,
   type OpenAlexObservations,
   type PartContext,
-  type PartTarget,
   pickInstitution,
+  type ScanTarget,
+  type ScoredPart,
   scoreOpenAlex,
   unmeasuredPart,
   worksInYears,
 } from "../../../lib/scanner/index.ts";
-import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const OPENALEX_BASE_URL = "https://api.openalex.org";
@@ -27,7 +27,7 @@ export interface OpenAlexPartOptions extends SourceOptions {
 export function openAlexPart(options: OpenAlexPartOptions = {}) {
   const base = trimBase(options.baseUrl ?? OPENALEX_BASE_URL);
   return async (
-    target: PartTarget,
+    target: ScanTarget,
     context: PartContext,
   ): Promise<ScoredPart & { observations?: OpenAlexObservations }> => {
     if (!target.name) return unmeasuredPart(SCORES, "no university name to search OpenAlex with");

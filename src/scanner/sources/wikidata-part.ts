@@ -1,14 +1,14 @@
 import {
   type PartContext,
-  type PartTarget,
   pickItem,
+  type ScanTarget,
+  type ScoredPart,
   scoreWikidata,
   unmeasuredPart,
   WikidataEntities,
   type WikidataObservations,
   WikidataSearch,
 } from "../../../lib/scanner/index.ts";
-import type { ScoredPart } from "../../../lib/scores/check-points.ts";
 import { fetchJson, requestOptions, type SourceOptions, trimBase } from "./fetch-json.ts";
 
 export const WIKIDATA_BASE_URL = "https://www.wikidata.org";
@@ -21,7 +21,7 @@ const SCORES = ["presence_wikipedia_score"] as const;
 export function wikidataPart(options: SourceOptions & { language?: string } = {}) {
   const api = `${trimBase(options.baseUrl ?? WIKIDATA_BASE_URL)}/w/api.php`;
   return async (
-    target: PartTarget,
+    target: ScanTarget,
     context: PartContext,
   ): Promise<ScoredPart & { observations?: WikidataObservations }> => {
     if (!target.name) return unmeasuredPart(SCORES, "no university name to search Wikidata with");

@@ -1,17 +1,17 @@
 import { Database } from "bun:sqlite";
 import { accessSync, constants, mkdirSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { HealthProbes } from "../lib/index.ts";
+import type { HostChecks } from "../lib/index.ts";
 
 /**
- * Remembers a probe's answer for `ms`: under load, /health would otherwise create and delete a file and
+ * Remembers a check's answer for `ms`: under load, /health would otherwise create and delete a file and
  * stat the disk on every request (most of its time in a CPU profile: docs/performance.md). The checks stay real, at most `ms` old.
  */
-function fresh<T>(ms: number, probe: () => Promise<T>): () => Promise<T> {
+function fresh<T>(ms: number, check: () => Promise<T>): () => Promise<T> {
   let last: { at: number; value: Promise<T> } | null = null;
   return () => {
     const now = performance.now();
-    if (!last || now - last.at >= ms) last = { at: now, value: probe() };
+    if (!last || now - last.at >= ms) last = { at: now, value: check() };
     return last.value;
   };
 }
@@ -40,16 +40,16 @@ export function sqliteStorageReadable(path: string): boolean {
   }
 }
 
-/** Health probes of this host: free disk where the database is, a real write into the log directory. */
-export function hostProbes(options: {
+/** Health checks of this host: free disk where the database is, a real write into the log directory. */
+export function hostChecks(options: {
   dbPath: string;
   logDir: string;
   cacheEntries?: () => number;
-  /** How long a disk, log or storage probe's answer is reused (default 1000 ms; 0 = probe on every call). */
-  probeEveryMs?: number;
-}): HealthProbes {
-  const every = options.probeEveryMs ?? 1000;
-  const probes = {
+  /** How long a disk, log or storage check's answer is reused (default 1000 ms; 0 = check on every call). */
+  refreshMs?: number;
+}): HostChecks {
+  const every = options.refreshMs ?? 1000;
+  const checks = {
     async freeDiskBytes() {
       const s = statfsSync(/^postgres/.test(options.dbPath) ? "." : dirname(options.dbPath));
       return Number(s.bavail) * Number(s.bsize);
@@ -58,9 +58,9 @@ export function hostProbes(options: {
       try {
         mkdirSync(options.logDir, { recursive: true });
         accessSync(options.logDir, constants.W_OK);
-        const probe = join(options.logDir, `.health-${process.pid}`);
-        writeFileSync(probe, "ok");
-        unlinkSync(probe);
+        const file = join(options.logDir, `.health-${process.pid}`);
+        writeFileSync(file, "ok");
+        unlinkSync(file);
         return true;
       } catch {
         return false;
@@ -70,9 +70,9 @@ export function hostProbes(options: {
     storageReadable: async () => sqliteStorageReadable(options.dbPath),
   };
   return {
-    freeDiskBytes: fresh(every, probes.freeDiskBytes),
-    logsWritable: fresh(every, probes.logsWritable),
-    cacheEntries: probes.cacheEntries,
-    storageReadable: fresh(every, probes.storageReadable),
+    freeDiskBytes: fresh(every, checks.freeDiskBytes),
+    logsWritable: fresh(every, checks.logsWritable),
+    cacheEntries: checks.cacheEntries,
+    storageReadable: fresh(every, checks.storageReadable),
   };
 }

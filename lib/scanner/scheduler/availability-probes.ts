@@ -1,7 +1,8 @@
 import { sql } from "kysely";
-import { capabilitiesOf } from "../db/capabilities.ts";
-import type { DB } from "../schema/database.ts";
-import { isoTimestamp } from "../time/format.ts";
+import { capabilitiesOf } from "../../db/capabilities.ts";
+import type { DB } from "../../schema/database.ts";
+import { isoTimestamp } from "../../time/format.ts";
+import type { Availability } from "../observations.ts";
 
 /** The outcome of one availability probe (a HEAD of the home page). */
 export interface ProbeResult {
@@ -74,19 +75,13 @@ export async function recordProbes(
     .execute();
 }
 
-/** The `tech_uptime_score` input: probes answered and made since `since`. */
-export interface UptimeInput {
-  answered: number;
-  total: number;
-}
-
-/** Probes of `[since, until)`: the scan period before a scan starts. */
-export async function uptimeBetween(
+/** The availability of `[since, until)` (probes answered and made), the scan period before a scan starts. */
+export async function availabilityBetween(
   db: DB,
   universityId: number,
   since: Date,
   until: Date,
-): Promise<UptimeInput> {
+): Promise<Availability> {
   const row = await db
     .selectFrom("availability_probes")
     .select((eb) => [

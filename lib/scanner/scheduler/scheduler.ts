@@ -1,13 +1,17 @@
-import type { ScanOutcome } from "../scanner/scan-outcome.ts";
-
-export type { ScanOutcome };
-
-import type { DB } from "../schema/database.ts";
-import { fillDerivedScores } from "../scores/derive.ts";
-import { profileOf, profileParts, UNKNOWN_PROFILE } from "../scores/profile.ts";
-import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../time/format.ts";
-import type { ScanRecord } from "../write/records.ts";
-import { writeRecords } from "../write/write-records.ts";
+import { isUnirankError } from "../../errors.ts";
+import type { DB } from "../../schema/database.ts";
+import { type Clock, isoTimestamp, parseTimestamp, systemClock } from "../../time/format.ts";
+import { IngestRejectedError } from "../../write/write-records.ts";
+import type { Availability } from "../observations.ts";
+import { recordScanOutcome, recordScanStart } from "../record-scan.ts";
+import { failedOutcome, type ScanOutcome, type ScanTarget } from "../scan-outcome.ts";
+import {
+  availabilityBetween,
+  claimDueProbes,
+  type ProbeResult,
+  pruneProbes,
+  recordProbes,
+} from "./availability-probes.ts";
 import {
   type ClaimedScan,
   claimDueScans,
@@ -16,30 +20,17 @@ import {
   finishClaim,
   renewLeases,
 } from "./claims.ts";
-import {
-  claimDueProbes,
-  type ProbeResult,
-  pruneProbes,
-  recordProbes,
-  type UptimeInput,
-  uptimeBetween,
-} from "./probes.ts";
-
-export interface ScanTarget {
-  domain: string;
-  name?: string;
-  country?: string;
-}
+import { closeExpiredLeases } from "./expired-leases.ts";
 
 /** Scans one university; must end (failed is fine) soon after `signal` aborts. */
 export type ScanFunction = (
   target: ScanTarget,
-  options: { uptime: UptimeInput },
+  options: { availability: Availability },
   signal: AbortSignal,
 ) => Promise<ScanOutcome>;
 
 /** One availability probe of a university's home page. */
-export type ProbeFunction = (domain: string, signal: AbortSignal) => Promise<ProbeResult>;
+export type AvailabilityProbe = (domain: string, signal: AbortSignal) => Promise<ProbeResult>;
 
 export type SchedulerLog = (
   level: "info" | "warn" | "error",
@@ -62,7 +53,7 @@ export interface SchedulerOptions {
   scan: ScanFunction;
   /** Availability probes every this long per university; 0 (default) turns them off. */
   probeEveryMs?: number;
-  probe?: ProbeFunction;
+  probe?: AvailabilityProbe;
   /** Most probes at once (default 8). */
   probeConcurrency?: number;
   /** Lease of a claim, renewed while the scan runs (default 10 minutes). */
@@ -88,6 +79,8 @@ export interface SchedulerState {
   failed: number;
   /** The scheduler's own last step failed (the database, not a site). */
   broken: boolean;
+  /** Scans whose result waits in memory for the storage to take it (a full disk); retried at every tick. */
+  unstored: number;
 }
 
 interface Attempt {
@@ -97,6 +90,8 @@ interface Attempt {
   controller: AbortController;
   done: Promise<void>;
   abandoned: boolean;
+  /** A write of this attempt failed and waits for the next tick to be tried again. */
+  unstored: boolean;
 }
 
 const DAY = 86_400_000;
@@ -130,7 +125,10 @@ export class ScanScheduler {
     completed: 0,
     failed: 0,
     broken: false,
+    unstored: 0,
   };
+  /** Writes waiting for the next tick to try again (`untilStored`). */
+  private retries: (() => void)[] = [];
 
   constructor(
     private readonly db: DB,
@@ -143,12 +141,15 @@ export class ScanScheduler {
   }
 
   state(): SchedulerState {
-    return { ...this.current, running: this.attempts.size };
+    let unstored = 0;
+    for (const a of this.attempts.values()) if (a.unstored) unstored++;
+    return { ...this.current, running: this.attempts.size, unstored };
   }
 
   /** One step: claim and start what is due, renew leases, probe. Never throws; a failure shows in `state()`. */
   async tick(): Promise<void> {
     if (this.stopping) return;
+    for (const retry of this.retries.splice(0)) retry();
     try {
       await this.step();
       this.current.broken = false;
@@ -183,6 +184,17 @@ export class ScanScheduler {
       this.lastRenew = now.getTime();
     }
     const rule = { now, everyMs, retryMs: this.retryMs };
+    // Attempts of servers that stopped without storing them are closed (failed) before anything is claimed.
+    for (const closed of await closeExpiredLeases(this.db, {
+      now,
+      clock: this.clock,
+      spare: this.options.owner,
+    })) {
+      this.current.failed++;
+      this.noteError(closed.domain, closed.reason);
+      this.options.observe?.({ type: "takeover" });
+      this.options.log?.("warn", "scan failed", { domain: closed.domain, reason: closed.reason });
+    }
     // Nothing was due at the last look: no claim (a transaction over every university) until the recheck.
     const room =
       now.getTime() < this.quietUntil
@@ -219,7 +231,7 @@ export class ScanScheduler {
   }
 
   private async probeOne(universityId: number, domain: string, at: Date): Promise<void> {
-    const probe = this.options.probe as ProbeFunction;
+    const probe = this.options.probe as AvailabilityProbe;
     let result: ProbeResult;
     try {
       result = await probe(domain, new AbortController().signal);
@@ -241,6 +253,7 @@ export class ScanScheduler {
       controller,
       done: Promise.resolve(),
       abandoned: false,
+      unstored: false,
     };
     attempt.done = this.run(attempt).finally(() => this.attempts.delete(claim.attempt_id));
     this.attempts.set(claim.attempt_id, attempt);
@@ -249,40 +262,22 @@ export class ScanScheduler {
   private async run(attempt: Attempt): Promise<void> {
     const { claim, controller } = attempt;
     try {
-      if (claim.stale) {
-        const reason = `lease expired: ${claim.stale.owner} stopped before finishing the scan`;
-        await this.store(claim, claim.stale.attempt_id, {
-          status: "failed",
-          started_at: claim.stale.started_at ?? claim.started_at,
-          completed_at: isoTimestamp(this.clock()),
-          failure_reason: reason,
-          scores: {},
-        });
-        this.options.observe?.({ type: "takeover" });
-      }
       // The scan is `running` from its claim on, moved on to completed or failed by `store`.
-      await writeRecords(
-        this.db,
-        [
-          {
-            type: "scan",
-            source_id: claim.attempt_id,
-            domain: claim.domain,
-            status: "running",
-            started_at: claim.started_at,
-          },
-        ],
-        { events: false, clock: this.clock, now: this.clock() },
+      await this.untilStored(attempt, () =>
+        recordScanStart(this.db, { source_id: claim.attempt_id, domain: claim.domain }, claim.started_at, {
+          clock: this.clock,
+          now: this.clock(),
+        }),
       );
       // The scan period: one interval up to the claim (probes of the claiming tick itself are not counted).
       const until = parseTimestamp(claim.started_at) ?? this.clock();
       const since = new Date(until.getTime() - this.options.everyMs);
-      const uptime = await uptimeBetween(this.db, claim.university_id, since, until);
+      const availability = await availabilityBetween(this.db, claim.university_id, since, until);
       let outcome: ScanOutcome;
       try {
         outcome = await this.options.scan(
           { domain: claim.domain, name: claim.name, country: claim.country },
-          { uptime },
+          { availability },
           controller.signal,
         );
       } catch (e) {
@@ -290,72 +285,90 @@ export class ScanScheduler {
       }
       if (controller.signal.aborted) outcome = this.failure(claim, this.stopping ?? "scan aborted");
       if (attempt.abandoned) return;
-      if (outcome.status === "completed" && outcome.scores.tech_uptime_score == null && uptime.total > 0) {
-        outcome.scores.tech_uptime_score = Math.round((100 * uptime.answered) / uptime.total);
-        if (outcome.profile && outcome.profile !== UNKNOWN_PROFILE)
-          outcome.profile = profileOf([...profileParts(outcome.profile), "availability"]);
-      }
-      await this.store(claim, claim.attempt_id, outcome, attempt.began);
-      await finishClaim(this.db, claim.attempt_id, {
-        status: outcome.status,
-        error: outcome.failure_reason ?? undefined,
+      let stored: ScanOutcome = outcome;
+      await this.untilStored(attempt, async () => {
+        stored = await this.store(claim, claim.attempt_id, outcome, availability, attempt.began);
       });
+      await this.untilStored(attempt, () =>
+        finishClaim(this.db, claim.attempt_id, {
+          status: stored.status,
+          error: stored.failure_reason ?? undefined,
+        }),
+      );
     } catch (e) {
       this.noteError(claim.domain, `scan not stored: ${e instanceof Error ? e.message : String(e)}`);
       this.options.log?.("error", "scan not stored", { domain: claim.domain, error: String(e) });
     }
   }
 
+  /**
+   * Runs one write of an attempt until the storage takes it: after a failure (a full disk, an unwritable file) the
+   * attempt keeps its result in memory and its lease renewed, and the write is tried again at the next tick. Only
+   * a stop ends the retries (the write is tried once more, and its failure is the attempt's), and a record the
+   * writer refuses is not retried.
+   */
+  private async untilStored(attempt: Attempt, write: () => Promise<unknown>): Promise<void> {
+    for (;;) {
+      try {
+        await write();
+        if (attempt.unstored) {
+          attempt.unstored = false;
+          this.options.log?.("info", "scan stored after retrying", { domain: attempt.claim.domain });
+        }
+        return;
+      } catch (e) {
+        // A record the writer refuses (another server stored this attempt already) is refused again: no retry.
+        if (this.stopping || e instanceof IngestRejectedError || isUnirankError(e)) throw e;
+        const error = e instanceof Error ? e.message : String(e);
+        if (!attempt.unstored)
+          this.options.log?.("error", "scan not stored yet; retrying at the next tick", {
+            domain: attempt.claim.domain,
+            error,
+          });
+        attempt.unstored = true;
+        this.noteError(attempt.claim.domain, `scan not stored yet, retrying: ${error}`);
+        await new Promise<void>((resolve) => this.retries.push(resolve));
+      }
+    }
+  }
+
   private failure(claim: ClaimedScan, reason: string): ScanOutcome {
-    return {
-      status: "failed",
-      started_at: claim.started_at,
-      completed_at: isoTimestamp(this.clock()),
-      failure_reason: reason,
-      scores: {},
-    };
+    return failedOutcome(reason, claim.started_at, isoTimestamp(this.clock()));
   }
 
   /**
-   * Stores the scan through the writer: a completed one refreshes the rankings and notifies webhooks. `began`
+   * Stores the scan (`recordScanOutcome`): a completed one refreshes the rankings and notifies webhooks. `began`
    * (`performance.now()` at its start) marks a scan this server ran, reported with its duration.
    */
   private async store(
     claim: ClaimedScan,
     sourceId: string,
     outcome: ScanOutcome,
+    availability?: Availability,
     began?: number,
-  ): Promise<void> {
-    const record = {
-      type: "scan",
-      source_id: sourceId,
-      domain: claim.domain,
-      status: outcome.status,
-      started_at: outcome.started_at,
-      completed_at: outcome.completed_at,
-      // Kept by a writer that stores evidence; the reason of a failure is also on the claim.
-      ...(outcome.evidence !== undefined ? { evidence: outcome.evidence } : {}),
-      ...(outcome.profile ? { profile: outcome.profile } : {}),
-      ...(outcome.rubric_version ? { rubric_version: outcome.rubric_version } : {}),
-      ...(outcome.status === "completed" ? fillDerivedScores({ ...outcome.scores }) : {}),
-    } as ScanRecord;
-    await writeRecords(this.db, [record], { clock: this.clock, now: this.clock() });
+  ): Promise<ScanOutcome> {
+    const stored = await recordScanOutcome(this.db, { source_id: sourceId, domain: claim.domain }, outcome, {
+      availability,
+      clock: this.clock,
+      now: this.clock(),
+    });
     if (began !== undefined) {
       this.options.observe?.({
         type: "scan",
-        status: outcome.status,
+        status: stored.status,
         seconds: (performance.now() - began) / 1000,
       });
     }
-    if (outcome.status === "completed") this.current.completed++;
+    if (stored.status === "completed") this.current.completed++;
     else {
       this.current.failed++;
-      this.noteError(claim.domain, outcome.failure_reason ?? "failed");
+      this.noteError(claim.domain, stored.failure_reason ?? "failed");
     }
-    this.options.log?.(outcome.status === "completed" ? "info" : "warn", `scan ${outcome.status}`, {
+    this.options.log?.(stored.status === "completed" ? "info" : "warn", `scan ${stored.status}`, {
       domain: claim.domain,
-      ...(outcome.failure_reason ? { reason: outcome.failure_reason } : {}),
+      ...(stored.failure_reason ? { reason: stored.failure_reason } : {}),
     });
+    return stored;
   }
 
   private noteError(domain: string | undefined, reason: string): void {
@@ -376,6 +389,7 @@ export class ScanScheduler {
    */
   async stop(reason = "server stopped", graceMs = 5_000): Promise<void> {
     this.stopping = reason;
+    for (const retry of this.retries.splice(0)) retry();
     const attempts = [...this.attempts.values()];
     for (const a of attempts) a.controller.abort(new Error(reason));
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -390,7 +404,7 @@ export class ScanScheduler {
       for (const a of this.attempts.values()) {
         a.abandoned = true;
         const failure = this.failure(a.claim, `${reason} (the scan did not end in time)`);
-        await this.store(a.claim, a.claim.attempt_id, failure, a.began).catch(() => {});
+        await this.store(a.claim, a.claim.attempt_id, failure, undefined, a.began).catch(() => {});
         await finishClaim(this.db, a.claim.attempt_id, { status: "released" }).catch(() => {});
       }
     }

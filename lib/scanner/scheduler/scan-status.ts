@@ -1,5 +1,5 @@
-import type { DB } from "../schema/database.ts";
-import { isoTimestamp, parseTimestamp } from "../time/format.ts";
+import type { DB } from "../../schema/database.ts";
+import { isoTimestamp, parseTimestamp } from "../../time/format.ts";
 import { countDue, type DueRule, ensureClaimRows } from "./claims.ts";
 
 export interface ScanStatusReport {

@@ -1,4 +1,4 @@
-import type { RawParams } from "./parse.ts";
+import type { RawParams } from "../../lib/index.ts";
 
 /**
  * A query string (without `?`) as raw parameters: repeated names as arrays, in order. Linear in the query's

@@ -1,7 +1,7 @@
 import { sql } from "kysely";
-import { capabilitiesOf } from "../db/capabilities.ts";
-import type { DB } from "../schema/database.ts";
-import { isoTimestamp } from "../time/format.ts";
+import { capabilitiesOf } from "../../db/capabilities.ts";
+import type { DB } from "../../schema/database.ts";
+import { isoTimestamp } from "../../time/format.ts";
 
 /** A university this server has leased for one scan attempt. */
 export interface ClaimedScan {
@@ -12,8 +12,6 @@ export interface ClaimedScan {
   /** Source id the attempt's scan is stored under. */
   attempt_id: string;
   started_at: string;
-  /** An attempt of a server that went away (its lease expired), to be stored as failed. */
-  stale?: { attempt_id: string; started_at: string | null; owner: string };
 }
 
 export interface DueRule {
@@ -37,17 +35,16 @@ export async function ensureClaimRows(db: DB): Promise<void> {
 }
 
 /**
- * The due condition, on `scan_claims c` joined to `latest_scans l`: free (or its lease expired) and either never
- * completed or completed before `every` ago; a free university whose last attempt failed waits `retry`.
+ * The due condition, on `scan_claims c` joined to `latest_scans l`: free and either never completed or completed
+ * before `every` ago; a university whose last attempt failed waits `retry`. An expired lease is not due until
+ * `closeExpiredLeases` has closed its attempt (as failed, so it waits `retry` too).
  */
 function dueWhere(rule: DueRule) {
-  const now = isoTimestamp(rule.now);
   const cutoff = isoTimestamp(new Date(rule.now.getTime() - rule.everyMs));
   const retry = isoTimestamp(new Date(rule.now.getTime() - rule.retryMs));
   return sql`(l.completed_at is null or l.completed_at <= ${cutoff})
-    and ((c.owner is not null and c.lease_until <= ${now})
-      or (c.owner is null and (c.last_status is null or c.last_status = 'completed' or c.last_attempt_at is null
-        or c.last_attempt_at <= ${retry})))`;
+    and c.owner is null and (c.last_status is null or c.last_status = 'completed' or c.last_attempt_at is null
+      or c.last_attempt_at <= ${retry})`;
 }
 
 /** How many universities are due now (the backlog). */
@@ -74,13 +71,10 @@ export async function claimDueScans(
   return db.transaction().execute(async (trx) => {
     const { rows: candidates } = await sql<{
       university_id: number;
-      owner: string | null;
-      attempt_id: string | null;
-      started_at: string | null;
       domain: string;
       name: string;
       country: string;
-    }>`select c.university_id, c.owner, c.attempt_id, c.started_at, u.domain, u.name, u.country
+    }>`select c.university_id, u.domain, u.name, u.country
       from scan_claims c
       join universities u on u.id = c.university_id
       left join latest_scans l on l.university_id = c.university_id
@@ -93,15 +87,9 @@ export async function claimDueScans(
       const attemptId = options.newAttemptId();
       const won = await trx
         .updateTable("scan_claims")
-        .set({
-          owner: options.owner,
-          lease_until: leaseUntil,
-          attempt_id: attemptId,
-          started_at: now,
-          last_attempt_at: now,
-        })
+        .set({ owner: options.owner, lease_until: leaseUntil, attempt_id: attemptId, started_at: now })
         .where("university_id", "=", Number(c.university_id))
-        .where((eb) => eb.or([eb("owner", "is", null), eb("lease_until", "<=", now)]))
+        .where("owner", "is", null)
         .returning("university_id")
         .execute();
       if (won.length === 0) continue;
@@ -112,9 +100,6 @@ export async function claimDueScans(
         country: c.country,
         attempt_id: attemptId,
         started_at: now,
-        ...(c.owner !== null && c.attempt_id !== null
-          ? { stale: { attempt_id: c.attempt_id, started_at: c.started_at, owner: c.owner } }
-          : {}),
       });
     }
     return claimed;
@@ -138,18 +123,52 @@ export async function renewLeases(
     .execute();
 }
 
-/** Frees the claim of one attempt with its outcome (only while the attempt still holds it). */
+/**
+ * Frees the claim of one attempt with its outcome (only while the attempt still holds it; with `expiredBy`, only
+ * once its lease has run out at that time). The last attempt's time, status and error are set together, from
+ * this one attempt. Resolves with whether the claim was freed.
+ */
 export async function finishClaim(
   db: DB,
   attemptId: string,
-  outcome: { status: "completed" | "failed" | "released"; error?: string },
-): Promise<void> {
+  outcome: { status: "completed" | "failed" | "released"; error?: string; expiredBy?: Date },
+): Promise<boolean> {
   const free = { owner: null, lease_until: null, attempt_id: null, started_at: null };
-  const q = db.updateTable("scan_claims").where("attempt_id", "=", attemptId);
-  if (outcome.status === "released") {
-    // Given back untried: due again at once, as if this attempt had never started.
-    await q.set({ ...free, last_attempt_at: null }).execute();
-    return;
-  }
-  await q.set({ ...free, last_status: outcome.status, last_error: outcome.error ?? null }).execute();
+  let q = db.updateTable("scan_claims").where("attempt_id", "=", attemptId);
+  if (outcome.expiredBy) q = q.where("lease_until", "<=", isoTimestamp(outcome.expiredBy));
+  const status = outcome.status;
+  const done =
+    status === "released"
+      ? // Given back untried: due again at once, as if this attempt had never started.
+        await q.set({ ...free, last_attempt_at: null }).executeTakeFirst()
+      : await q
+          .set((eb) => ({
+            ...free,
+            last_attempt_at: eb.ref("started_at"),
+            last_status: status,
+            last_error: outcome.error ?? null,
+          }))
+          .executeTakeFirst();
+  return Number(done.numUpdatedRows) > 0;
+}
+
+/** Attempts whose lease ran out by `now` (their server stopped without storing them), oldest first. */
+export async function expiredLeases(
+  db: DB,
+  now: Date,
+): Promise<{ attempt_id: string; owner: string; started_at: string | null; domain: string }[]> {
+  const rows = await db
+    .selectFrom("scan_claims as c")
+    .innerJoin("universities as u", "u.id", "c.university_id")
+    .select(["c.attempt_id", "c.owner", "c.started_at", "u.domain"])
+    .where("c.owner", "is not", null)
+    .where("c.lease_until", "<=", isoTimestamp(now))
+    .orderBy("c.lease_until")
+    .execute();
+  return rows.map((r) => ({
+    attempt_id: r.attempt_id as string,
+    owner: r.owner as string,
+    started_at: r.started_at,
+    domain: r.domain,
+  }));
 }

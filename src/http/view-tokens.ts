@@ -1,12 +1,8 @@
-import { hmacSha256 } from "../text/sha256.ts";
-import { safeEqual } from "./api-key-format.ts";
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-const base64url = (bytes: Uint8Array): string =>
-  btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-const randomBytes = (n: number): Uint8Array => crypto.getRandomValues(new Uint8Array(n));
+const base64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString("base64url");
+const sameText = (a: string, b: string): boolean =>
+  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /**
  * Explorer view tokens: one page view of the explorer costs one anonymous request (the request that issues the
@@ -45,7 +41,7 @@ export function createViewTokens(settings: ViewTokenSettings = {}): ViewTokens {
   const secret = settings.secret ?? randomBytes(32);
   const used = new Map<string, { expires: number; count: number }>();
   let serial = 0;
-  const sign = (body: string) => base64url(hmacSha256(secret, body));
+  const sign = (body: string) => createHmac("sha256", secret).update(body).digest("base64url");
   const sweep = (now: number) => {
     for (const [id, entry] of used) if (entry.expires <= now) used.delete(id);
   };
@@ -61,7 +57,7 @@ export function createViewTokens(settings: ViewTokenSettings = {}): ViewTokens {
       if (parts.length !== 3) return null;
       const [id = "", expiresText = "", signature = ""] = parts;
       const body = `${id}.${expiresText}`;
-      if (!safeEqual(signature, sign(body))) return null;
+      if (!sameText(signature, sign(body))) return null;
       const expires = Number(expiresText);
       if (!Number.isFinite(expires) || expires <= now.getTime()) return null;
       const entry = used.get(id) ?? { expires, count: 0 };

@@ -1,0 +1,38 @@
+import type { DB } from "../schema/database.ts";
+import { rankPosition } from "./rank.ts";
+
+/** Where a university stands by overall score: among all ranked universities and within its country. */
+export interface UniversityRanking {
+  score: "overall_score";
+  rank: number;
+  total: number;
+  country: string;
+  country_rank: number;
+  country_total: number;
+}
+
+/**
+ * The university's overall rank, as `/rankings` numbers it (competition rank over every latest completed scan
+ * that measures the overall score), and its rank in its country; null when it is not ranked. Takes the
+ * university as `getUniversity` answers it (its latest scan's overall score finds it in the ranking).
+ */
+export async function universityRanking(
+  db: DB,
+  university: { id: number; country: string; latest_scan: { overall_score: number | null } | null },
+): Promise<UniversityRanking | null> {
+  const value = university.latest_scan?.overall_score;
+  if (value == null) return null;
+  const [all, country] = await Promise.all([
+    rankPosition(db, "overall_score", undefined, university.id, value),
+    rankPosition(db, "overall_score", university.country, university.id, value),
+  ]);
+  if (!all || !country) return null;
+  return {
+    score: "overall_score",
+    rank: all.rank,
+    total: all.total,
+    country: university.country,
+    country_rank: country.rank,
+    country_total: country.total,
+  };
+}
