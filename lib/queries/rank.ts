@@ -147,7 +147,7 @@ function positionOf(ranking: Ranking, value: number, id: number): number {
 }
 
 /**
- * Where a university stands in the ranking of a score (in a country), given its value of that score (the
+ * Where a university stands in the ranking of a score (in a country, of a profile), given its value of that score (the
  * ranking is searched by value and id, not walked); null when it is not ranked there. A value from another data
  * generation than the ranking's falls back to a walk of the ranking.
  */
@@ -157,8 +157,9 @@ export async function rankPosition(
   country: string | undefined,
   universityId: number,
   value: number,
+  profile?: string | null,
 ): Promise<RankPosition | null> {
-  const ranking = await rankingOf(db, score, country);
+  const ranking = await rankingOf(db, score, country, profile);
   let i = positionOf(ranking, value, universityId);
   if (i < 0) i = ranking.ids.indexOf(universityId);
   return i < 0 ? null : { rank: ranking.ranks[i]!, total: ranking.ids.length };

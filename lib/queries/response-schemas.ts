@@ -57,10 +57,14 @@ export const UniversityListSchema = Type.Array(UniversitySchema);
 export const UniversityRankingSchema = Type.Object(
   {
     score: Type.Literal("overall_score", { description: "The score ranked by" }),
-    rank: Int("Competition rank among every ranked university, as `/rankings` numbers it"),
+    profile: Type.String({
+      description:
+        "The profile of the university's latest scan: it is ranked among universities measured the same way, as `/rankings?profile=` ranks them (docs/scores.md)",
+    }),
+    rank: Int("Competition rank among the ranked universities of its profile, as `/rankings?profile=` numbers it"),
     total: Int("Universities in that ranking"),
     country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
-    country_rank: Int("Competition rank within the country, as `/rankings?country=` numbers it"),
+    country_rank: Int("Competition rank within the country, as `/rankings?country=&profile=` numbers it"),
     country_total: Int("Universities ranked in the country"),
   },
   { description: "Where the university stands by overall score; null when it is not ranked" },

@@ -29,10 +29,10 @@ export const RUBRIC_CHECKS: readonly CheckListing[] = [
 export const PROFILE_RULE =
   "Overall and the four composites are means over the sub-scores a scan measured, so they compare only between " +
   "scans of one profile: rankings, leaderboards and distributions of them hold one profile, by default the main " +
-  "one (the profile of the most universities' latest completed scans; ties: more parts, then name), `profile=` " +
-  "picks another and `profile=all` ranks across profiles, each row's profile then differing. A sub-score is the " +
+  "one (the profile of the most universities' latest completed scans; ties: more parts, then name); profile= " +
+  "picks another and profile=all ranks across profiles, each row's profile then differing. A sub-score is the " +
   "same measurement in every profile and ranks across them. Regressions of overall and the composites compare " +
-  "two scans of one profile only. v1 `/rankings` ranks every university unless `profile=` narrows it.";
+  "two scans of one profile only. v1 /rankings ranks every university unless profile= narrows it.";
 
 const Text = (description: string) => Type.String({ description });
 
@@ -138,7 +138,7 @@ export function methodology(): Methodology {
         ran: p.ran,
         measures: [...p.measures],
       })),
-      unknown: `\`${UNKNOWN_PROFILE}\`: scores unirank did not measure itself (an import that names no profile, the demo data)`,
+      unknown: `${UNKNOWN_PROFILE}: scores unirank did not measure itself (an import that names no profile, the demo data)`,
       rule: PROFILE_RULE,
     },
   };

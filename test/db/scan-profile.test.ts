@@ -1,12 +1,14 @@
 import { beforeAll, describe, expect, test } from "bun:test";
 import {
   getScan,
+  getUniversity,
   type IngestRecord,
   leaderboard,
   profileCensus,
   rankings,
   regressions,
   scoreDistribution,
+  universityRanking,
   writeRecords,
 } from "../../lib/index.ts";
 import { describeEachDatabase } from "../support/databases.ts";
@@ -156,6 +158,20 @@ describeEachDatabase("like with like: profiles", (get) => {
     expect(overall.meta).toMatchObject({ measured: 5, profile: FULL });
     const ssl = await scoreDistribution(db(), { score: "tech_ssl_score" });
     expect(ssl.meta).toMatchObject({ measured: 8, profile: null });
+  });
+
+  test("a university's rank line ranks it among universities of its own profile", async () => {
+    const rankOf = async (domain: string) => {
+      const u = await db()
+        .selectFrom("universities")
+        .select("id")
+        .where("domain", "=", domain)
+        .executeTakeFirstOrThrow();
+      return universityRanking(db(), await getUniversity(db(), Number(u.id)));
+    };
+    expect(await rankOf("s2.example")).toMatchObject({ profile: "site", rank: 2, total: 2, country_rank: 2 });
+    expect(await rankOf("a2.example")).toMatchObject({ profile: FULL, rank: 3, total: 5, country_total: 5 });
+    expect(await rankOf("k1.example")).toMatchObject({ profile: "unknown", rank: 1, total: 1 });
   });
 
   test("a scan names its profile and rubric version", async () => {
