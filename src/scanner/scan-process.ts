@@ -1,4 +1,4 @@
-import { EVIDENCE_MAX_CHARS } from "../../lib/index.ts";
+import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
 import { type Availability, fitEvidence, type ScanTarget } from "../../lib/scanner/index.ts";
 import type { SlotHolder } from "./browser/slots.ts";
 import { measurementParts } from "./measurement-parts.ts";

@@ -1,4 +1,5 @@
-import { deriveScores, isoTimestamp } from "../../lib/index.ts";
+import { deriveScores } from "../../lib/scores/derive.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
 import {
   type Availability,
   type CheckPoints,
