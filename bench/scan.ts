@@ -86,7 +86,9 @@ const processes = inProcess
   : new ScanProcesses({
       size: concurrency,
       settings: options,
-      command: profileDir ? [BUN, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...scanProcessCommand().slice(1)] : undefined,
+      command: profileDir
+        ? [BUN, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...scanProcessCommand().slice(1)]
+        : undefined,
     });
 const runner = processes ? processes.scan : inProcessRunner(options);
 if (withDb) {

@@ -1,5 +1,5 @@
-import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
 import { type Availability, fitEvidence, type ScanTarget } from "../../lib/scanner/index.ts";
+import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
 import type { SlotHolder } from "./browser/slots.ts";
 import { measurementParts } from "./measurement-parts.ts";
 import type { ScanJobSettings } from "./scan-runner.ts";
