@@ -80,8 +80,10 @@ export function runScanProcess(): void {
   let close: () => Promise<void> = async () => {};
   process.on("message", async (message: ToScanProcess) => {
     if (message.type === "init") {
-      const { chromium, sources, openalexUrl, wikidataUrl, greenwebUrl, ...settings } = message.settings;
-      const parts = measurementParts({ chromium, sources, openalexUrl, wikidataUrl, greenwebUrl }, slots);
+      const { chromium, browserConcurrency, sources, openalexUrl, wikidataUrl, greenwebUrl, ...settings } =
+        message.settings;
+      const flags = { chromium, browserConcurrency, sources, openalexUrl, wikidataUrl, greenwebUrl };
+      const parts = measurementParts(flags, slots);
       close = parts.close;
       runner = inProcessRunner({ ...settings, parts: parts.parts });
       send({ type: "ready" });

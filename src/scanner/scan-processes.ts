@@ -27,7 +27,7 @@ export interface ScanProcessesOptions {
   settings: ScanJobSettings;
   /** Resident memory a scan process may reach, in MB: past it the process is stopped and its scan fails. */
   memoryMb?: number;
-  /** Browser measurements at once across every process (default 1). */
+  /** Browser measurements at once across every process (default `settings.browserConcurrency`, else 1). */
   browserConcurrency?: number;
   /** How often each busy process's memory is read, in ms (default 100). */
   watchMs?: number;
@@ -92,7 +92,7 @@ export class ScanProcesses {
   private closed = false;
 
   constructor(private readonly options: ScanProcessesOptions) {
-    this.browserSlots = new Slots(options.browserConcurrency ?? 1);
+    this.browserSlots = new Slots(options.browserConcurrency ?? options.settings.browserConcurrency ?? 1);
     this.memoryMb = options.memoryMb ?? SCAN_MEMORY_DEFAULT_MB;
     this.deadlineMs = (options.settings.scanTimeoutMs ?? SCANNER_DEFAULTS.scanTimeoutMs) + DEADLINE_GRACE_MS;
   }

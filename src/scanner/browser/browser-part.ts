@@ -1,5 +1,5 @@
-// axe-core's minified build: the same rules and version as its `source`, at 45 % of the size, evaluated in every
-// measured page (docs/performance.md).
+// axe-core's minified build: the same rules and version as its `source`, less text to evaluate in every measured
+// page (docs/performance.md).
 import AXE_SOURCE from "axe-core/axe.min.js" with { type: "text" };
 import type { Browser } from "playwright-core";
 import {
