@@ -71,6 +71,21 @@ export interface ScanWeb {
   close(): Promise<void>;
 }
 
+/** The options that point `unirank scan` at this web (its resolver, ports and CA; no delay between requests). */
+export function scanCliArgs(web: ScanWeb): string[] {
+  return [
+    "--resolver",
+    `${web.resolver.host}:${web.resolver.port}`,
+    "--ports",
+    `${web.ports.http},${web.ports.https}`,
+    "--ca-file",
+    web.caFile,
+    "--allow-private-targets",
+    "--delay",
+    "0",
+  ];
+}
+
 /** The options that point `unirank serve`'s background scans at this web (no availability probes). */
 export function serveScanArgs(web: ScanWeb): string[] {
   return [
@@ -241,7 +256,11 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
   const { Packet } = dns2;
   // A TXT string holds at most 255 bytes: longer records go out as several strings (joined again by readers).
   const strings = (text: string) => text.match(/[\s\S]{1,255}/g) ?? [""];
-  const handle: dns2.DnsHandler = (request, send, client) => {
+  const handle: dns2.DnsHandler = (request, reply, client) => {
+    // A client that gave up (a scan past its time-out) no longer listens: its answer is dropped, as on a network.
+    const send = (r: typeof response) => {
+      Promise.resolve(reply(r)).catch(() => {});
+    };
     const response = Packet.createResponseFromRequest(request);
     const q = request.questions[0];
     if (!q) return send(response);
