@@ -1,4 +1,3 @@
-import { deriveScores, isoTimestamp } from "../../lib/index.ts";
 import {
   type Availability,
   type CheckPoints,
@@ -13,6 +12,8 @@ import {
   type ScoredPart,
   scoreObservations,
 } from "../../lib/scanner/index.ts";
+import { deriveScores } from "../../lib/scores/derive.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
 import { HostQueue } from "./host-queue.ts";
