@@ -1,18 +1,27 @@
 import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import { type ByteText, byteText } from "../text/byte-search.ts";
+import {
+  rarestTrigram,
+  TRIGRAM,
+  type TrigramPositions,
+  trigramPositions,
+} from "../text/trigram-positions.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data
- * generation. A substring search is then a byte search (`Buffer.indexOf`, a native memmem, where the runtime has
- * it; see docs/performance.md) instead of a LIKE over every row of the
- * table (twice: once to count, once for the page), and its matches come out already in the default order of the
+ * generation, with the positions of its byte trigrams. A key of three bytes or more is found through the
+ * positions of its rarest trigram; a shorter one by a byte search over the whole text (`Buffer.indexOf`, a native
+ * memmem, where the runtime has it; see docs/performance.md). Either replaces a LIKE over every row of the
+ * table (twice: once to count, once for the page), and the matches come out already in the default order of the
  * universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its characters.
  * Built by one ordered read of the table; rebuilt after any write.
  */
 export interface SearchIndex {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
   bytes: ByteText;
+  /** Where each trigram of `bytes` occurs. */
+  trigrams: TrigramPositions;
   /** Byte offset of each university's text in `bytes`, in (name, id) order. */
   starts: Int32Array;
   ids: Int32Array;
@@ -42,7 +51,8 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
     parts[i] = text;
     offset += encoder.encode(text).length + 1;
   });
-  return { bytes: byteText(encoder.encode(parts.join(SEPARATOR) + SEPARATOR)), starts, ids, countries };
+  const bytes = encoder.encode(parts.join(SEPARATOR) + SEPARATOR);
+  return { bytes: byteText(bytes), trigrams: trigramPositions(bytes), starts, ids, countries };
 }
 
 const indexMemo = generationMemo((db) => buildIndex(db));
@@ -68,10 +78,48 @@ function rowAt(starts: Int32Array, p: number, from: number): number {
 
 /** Positions (in (name, id) order) of the universities whose search text contains `key`, optionally in `country`. */
 export function searchMatches(index: SearchIndex, key: string, country?: string): number[] {
-  const out: number[] = [];
-  if (key.length === 0 || key.includes(SEPARATOR)) return out;
-  const { bytes, starts, countries } = index;
+  if (key.length === 0 || key.includes(SEPARATOR)) return [];
   const needle = encoder.encode(key);
+  return needle.length < TRIGRAM
+    ? scanMatches(index, needle, country)
+    : trigramMatches(index, needle, country);
+}
+
+/** The matches of a key of a trigram or more: its rarest trigram's positions, the rest of the key compared in place. */
+function trigramMatches(index: SearchIndex, needle: Uint8Array, country?: string): number[] {
+  const out: number[] = [];
+  const rarest = rarestTrigram(index.trigrams, needle);
+  if (rarest === null) return out;
+  const { starts, countries } = index;
+  const bytes = index.bytes.bytes;
+  const positions = index.trigrams.positions;
+  const { from, to, shift } = rarest;
+  const length = needle.length;
+  const rows = starts.length;
+  let row = 0;
+  // Offsets below `next` belong to a university already matched.
+  let next = 0;
+  for (let i = from; i < to; i++) {
+    const at = (positions[i] as number) - shift;
+    if (at < next || at < 0 || at + length > bytes.length) continue;
+    // The trigram at `shift` matches by construction: compare the bytes before and after it.
+    let k = 0;
+    while (k < shift && bytes[at + k] === needle[k]) k++;
+    if (k < shift) continue;
+    k = shift + TRIGRAM;
+    while (k < length && bytes[at + k] === needle[k]) k++;
+    if (k < length) continue;
+    row = rowAt(starts, at, row);
+    next = row + 1 < rows ? (starts[row + 1] as number) : bytes.length;
+    if (country === undefined || countries[row] === country) out.push(row);
+  }
+  return out;
+}
+
+/** The matches of a key shorter than a trigram: a byte search over the whole text. */
+function scanMatches(index: SearchIndex, needle: Uint8Array, country?: string): number[] {
+  const out: number[] = [];
+  const { bytes, starts, countries } = index;
   let row = 0;
   for (let p = bytes.indexOf(needle); p !== -1; ) {
     row = rowAt(starts, p, row);
