@@ -76,31 +76,73 @@ function rowAt(starts: Int32Array, p: number, from: number): number {
   return lo - 1;
 }
 
+/** Matches counted, and the positions of those from `from` (inclusive) to `to` (exclusive) kept. */
+class Matches {
+  total = 0;
+  readonly rows: number[] = [];
+  constructor(
+    readonly from: number,
+    readonly to: number,
+  ) {}
+  add(row: number): void {
+    if (this.total >= this.from && this.total < this.to) this.rows.push(row);
+    this.total++;
+  }
+}
+
 /** Positions (in (name, id) order) of the universities whose search text contains `key`, optionally in `country`. */
 export function searchMatches(index: SearchIndex, key: string, country?: string): number[] {
-  if (key.length === 0 || key.includes(SEPARATOR)) return [];
+  return search(index, key, country, new Matches(0, Number.POSITIVE_INFINITY)).rows;
+}
+
+/** The number of matches of `searchMatches`, and the positions of `limit` of them from `offset` on. */
+export function searchPage(
+  index: SearchIndex,
+  key: string,
+  country: string | undefined,
+  offset: number,
+  limit: number,
+): { total: number; rows: number[] } {
+  return search(index, key, country, new Matches(offset, offset + limit));
+}
+
+function search(index: SearchIndex, key: string, country: string | undefined, out: Matches): Matches {
+  if (key.length === 0 || key.includes(SEPARATOR)) return out;
   const needle = encoder.encode(key);
-  return needle.length < TRIGRAM
-    ? scanMatches(index, needle, country)
-    : trigramMatches(index, needle, country);
+  if (needle.length < TRIGRAM) scanMatches(index, needle, country, out);
+  else trigramMatches(index, needle, country, out);
+  return out;
 }
 
 /** The matches of a key of a trigram or more: its rarest trigram's positions, the rest of the key compared in place. */
-function trigramMatches(index: SearchIndex, needle: Uint8Array, country?: string): number[] {
-  const out: number[] = [];
+function trigramMatches(
+  index: SearchIndex,
+  needle: Uint8Array,
+  country: string | undefined,
+  out: Matches,
+): void {
   const rarest = rarestTrigram(index.trigrams, needle);
-  if (rarest === null) return out;
+  if (rarest === null) return;
   const { starts, countries } = index;
   const bytes = index.bytes.bytes;
-  const positions = index.trigrams.positions;
-  const { from, to, shift } = rarest;
+  const deltas = index.trigrams.deltas;
+  const { list, shift } = rarest;
   const length = needle.length;
   const rows = starts.length;
   let row = 0;
   // Offsets below `next` belong to a university already matched.
   let next = 0;
-  for (let i = from; i < to; i++) {
-    const at = (positions[i] as number) - shift;
+  let position = 0;
+  for (let i = list.from; i < list.to; ) {
+    // The next offset: its LEB128 difference from the one before.
+    let b = deltas[i++] as number;
+    let d = b & 0x7f;
+    for (let bits = 7; b >= 0x80; bits += 7) {
+      b = deltas[i++] as number;
+      d |= (b & 0x7f) << bits;
+    }
+    position += d;
+    const at = position - shift;
     if (at < next || at < 0 || at + length > bytes.length) continue;
     // The trigram at `shift` matches by construction: compare the bytes before and after it.
     let k = 0;
@@ -111,22 +153,24 @@ function trigramMatches(index: SearchIndex, needle: Uint8Array, country?: string
     if (k < length) continue;
     row = rowAt(starts, at, row);
     next = row + 1 < rows ? (starts[row + 1] as number) : bytes.length;
-    if (country === undefined || countries[row] === country) out.push(row);
+    if (country === undefined || countries[row] === country) out.add(row);
   }
-  return out;
 }
 
 /** The matches of a key shorter than a trigram: a byte search over the whole text. */
-function scanMatches(index: SearchIndex, needle: Uint8Array, country?: string): number[] {
-  const out: number[] = [];
+function scanMatches(
+  index: SearchIndex,
+  needle: Uint8Array,
+  country: string | undefined,
+  out: Matches,
+): void {
   const { bytes, starts, countries } = index;
   let row = 0;
   for (let p = bytes.indexOf(needle); p !== -1; ) {
     row = rowAt(starts, p, row);
-    if (country === undefined || countries[row] === country) out.push(row);
+    if (country === undefined || countries[row] === country) out.add(row);
     // One match per university: go on from the start of the next one.
     if (row + 1 >= starts.length) break;
     p = bytes.indexOf(needle, starts[row + 1] as number);
   }
-  return out;
 }
