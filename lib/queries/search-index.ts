@@ -25,7 +25,9 @@ export interface SearchIndex {
   /** Byte offset of each university's text in `bytes`, in (name, id) order. */
   starts: Int32Array;
   ids: Int32Array;
-  countries: string[];
+  /** Each university's country, as an index into `countryNames` (one string per country, not per university). */
+  country: Uint16Array;
+  countryNames: string[];
 }
 
 const SEPARATOR = "\u0000";
@@ -40,20 +42,31 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
     .execute();
   const starts = new Int32Array(rows.length);
   const ids = new Int32Array(rows.length);
-  const countries: string[] = new Array(rows.length);
+  const country = new Uint16Array(rows.length);
+  const codes = new Map<string, number>();
   const parts: string[] = new Array(rows.length);
   let offset = 0;
   rows.forEach((r, i) => {
     const text = r.search_text.replaceAll(SEPARATOR, " ");
     starts[i] = offset;
     ids[i] = Number(r.id);
-    countries[i] = r.country;
+    let code = codes.get(r.country);
+    if (code === undefined) {
+      code = codes.size;
+      codes.set(r.country, code);
+    }
+    country[i] = code;
     parts[i] = text;
     offset += encoder.encode(text).length + 1;
   });
   const bytes = encoder.encode(parts.join(SEPARATOR) + SEPARATOR);
-  return { bytes: byteText(bytes), trigrams: trigramPositions(bytes), starts, ids, countries };
+  const countryNames = [...codes.keys()];
+  return { bytes: byteText(bytes), trigrams: trigramPositions(bytes), starts, ids, country, countryNames };
 }
+
+/** The code of `country` in the index, or -1 when no university is in it. */
+export const countryCode = (index: SearchIndex, country: string): number =>
+  index.countryNames.indexOf(country);
 
 const indexMemo = generationMemo((db) => buildIndex(db));
 
@@ -106,8 +119,9 @@ export function searchPage(
   return search(index, key, country, new Matches(offset, offset + limit));
 }
 
-function search(index: SearchIndex, key: string, country: string | undefined, out: Matches): Matches {
-  if (key.length === 0 || key.includes(SEPARATOR)) return out;
+function search(index: SearchIndex, key: string, countryName: string | undefined, out: Matches): Matches {
+  const country = countryName === undefined ? undefined : countryCode(index, countryName);
+  if (key.length === 0 || key.includes(SEPARATOR) || country === -1) return out;
   const needle = encoder.encode(key);
   if (needle.length < TRIGRAM) scanMatches(index, needle, country, out);
   else trigramMatches(index, needle, country, out);
@@ -118,12 +132,13 @@ function search(index: SearchIndex, key: string, country: string | undefined, ou
 function trigramMatches(
   index: SearchIndex,
   needle: Uint8Array,
-  country: string | undefined,
+  country: number | undefined,
   out: Matches,
 ): void {
   const rarest = rarestTrigram(index.trigrams, needle);
   if (rarest === null) return;
-  const { starts, countries } = index;
+  const { starts } = index;
+  const countries = index.country;
   const bytes = index.bytes.bytes;
   const deltas = index.trigrams.deltas;
   const { list, shift } = rarest;
@@ -161,10 +176,11 @@ function trigramMatches(
 function scanMatches(
   index: SearchIndex,
   needle: Uint8Array,
-  country: string | undefined,
+  country: number | undefined,
   out: Matches,
 ): void {
-  const { bytes, starts, countries } = index;
+  const { bytes, starts } = index;
+  const countries = index.country;
   let row = 0;
   for (let p = bytes.indexOf(needle); p !== -1; ) {
     row = rowAt(starts, p, row);
