@@ -2,7 +2,7 @@
 // The `unirank` command of the npm package. The command line (server, import, keys, webhooks, ...) uses Bun's
 // SQLite and HTTP server, so it runs on Bun: this launcher starts `dist/cli/cli.js` with the Bun running it
 // (`bunx unirank`) or the `bun` on PATH. Without Bun, use the standalone executable (`npm run build` in a
-// checkout gives `dist/unirank`, which needs neither Bun nor Node); the library itself runs on Node ≥ 20.
+// checkout gives `dist/unirank`, which needs neither Bun nor Node); the library itself runs on Node ≥ 22.
 import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 
@@ -15,7 +15,7 @@ if (result.error) {
     missing
       ? "unirank: the command line runs on Bun (https://bun.sh), which is not on PATH (or set BUN_BIN).\n" +
           "Install Bun, or use the standalone `unirank` executable, which needs neither Bun nor Node.\n" +
-          'The library (import "unirank", "unirank/elysia", "unirank/webhooks") works on Node >= 20 as is.\n'
+          'The library (import "unirank", "unirank/elysia", "unirank/webhooks") works on Node >= 22 as is.\n'
       : `unirank: could not start ${bun}: ${result.error.message}\n`,
   );
   process.exit(127);

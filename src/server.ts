@@ -191,8 +191,15 @@ export async function startServer(
     await log.flush();
     throw e;
   }
+  // Once requests in flight are cut at the shutdown deadline, their failures (the database closes under them)
+  // are the cut itself, already counted in the stopped line: they are not internal errors.
+  let cutting = false;
+  const requestLog: LogFunction = (level, message, fields) =>
+    cutting && level === "error"
+      ? log("debug", "request cut at shutdown", { what: message, path: fields?.path })
+      : log(level, message, fields);
   const storage = new StorageHealth(
-    log,
+    requestLog,
     opened.kind === "postgres" ? postgresStorageFault : sqliteStorageFault,
   );
   const stopWatching = watchFiles(config.db, opened, state, storage);
@@ -210,13 +217,6 @@ export async function startServer(
   const leases = scanning
     ? null
     : (await import("./scanner/lease-closer.ts")).closeLeasesEvery(opened.db, log);
-  // Once requests in flight are cut at the shutdown deadline, their failures (the database closes under them)
-  // are the cut itself, already counted in the stopped line: they are not internal errors.
-  let cutting = false;
-  const requestLog: LogFunction = (level, message, fields) =>
-    cutting && level === "error"
-      ? log("debug", "request cut at shutdown", { path: fields?.path })
-      : log(level, message, fields);
   const base = appContext(config, opened, requestLog, storage);
   const ctx: AppContext = {
     ...base,

@@ -1,7 +1,7 @@
 /**
  * The receiver side of unirank webhooks (`unirank/webhooks`): signature verification and a ready
  * `(Request) => Promise<Response>` handler. Web APIs only (Web Crypto, Request/Response, TextEncoder), so it
- * runs unchanged on Node ≥ 20, Bun, Deno and edge runtimes; nothing else of unirank is imported.
+ * runs unchanged on Node ≥ 22, Bun, Deno and edge runtimes; nothing else of unirank is imported.
  */
 
 /** The body of a `scan.completed` delivery, exactly as sent. */

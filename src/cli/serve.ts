@@ -122,7 +122,8 @@ export function registerServe(program: Command): void {
       import("../server.ts"),
     ]);
     const config = loadConfig(opts);
-    const server = await startServer(config, {
+    // The signals are heard from the start: a SIGTERM while the server still starts stops it once it has.
+    const starting = startServer(config, {
       // Data only: the scan processes make the browser and source parts from these flags.
       scanSettings: {
         resolver: opts.scanResolver,
@@ -141,11 +142,13 @@ export function registerServe(program: Command): void {
     const stop = (signal: string) => async () => {
       if (stopping) return;
       stopping = true;
+      const server = await starting;
       await server.stop(`server stopped (${signal})`);
       process.exit(0);
     };
     process.on("SIGINT", stop("SIGINT"));
     process.on("SIGTERM", stop("SIGTERM"));
+    const server = await starting;
     // logrotate's postrotate (docs/operations.md): write on into a new file under the log's name.
     process.on("SIGHUP", () => server.reopenLogs());
   });

@@ -1,4 +1,4 @@
-import { closeSync, openSync, statSync } from "node:fs";
+import { accessSync, constants, statSync } from "node:fs";
 
 /**
  * The files of a SQLite database as the server keeps them open: whether the path still names the file that was
@@ -23,10 +23,15 @@ export function fileIdentity(path: string): string | null {
   }
 }
 
-/** Why an existing file cannot be opened for writing (`EPERM`, `EACCES`, `EROFS`), or null. */
+/**
+ * Why an existing file cannot be written (`EPERM` for an immutable file, `EACCES`, `EROFS`), or null. Asked with
+ * access(2), never by opening the file: closing any descriptor of a database file drops every POSIX lock this
+ * process holds on it, SQLite's included, and another process closing the database would then take it for the
+ * last one and delete the WAL and its index under this server.
+ */
 function writeRefusal(path: string): string | null {
   try {
-    closeSync(openSync(path, "r+"));
+    accessSync(path, constants.W_OK);
     return null;
   } catch (e) {
     const code = (e as { code?: string }).code ?? "";

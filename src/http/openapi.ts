@@ -316,7 +316,8 @@ export function buildOpenApi(routes: readonly RouteSpec[], options: OpenApiOptio
       ].join(" "),
       license: { name: "MIT", identifier: "MIT" },
     },
-    ...(options.prefix ? { servers: [{ url: options.prefix }] } : {}),
+    // Where the paths are served, relative to the document: the mount point, or the root.
+    servers: [{ url: options.prefix || "/" }],
     tags: [
       { name: "v1", description: "Version 1: `{success, data, meta?}`" },
       { name: "v2", description: "Version 2: the envelope `{api_version, success, timestamp, data, meta?}`" },

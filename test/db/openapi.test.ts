@@ -204,8 +204,8 @@ describeEachDatabase("openapi", (get) => {
     }
   });
 
-  test("mounted under a prefix, servers names the prefix", async () => {
-    expect(doc.servers).toBeUndefined();
+  test("servers names where the paths are: the root, or the prefix it is mounted under", async () => {
+    expect(doc.servers).toEqual([{ url: "/" }]);
     const ctx = testContext(get().db);
     const { Elysia } = await import("elysia");
     const { unirank } = await import("../../src/elysia.ts");

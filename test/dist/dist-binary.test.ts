@@ -4,11 +4,22 @@
  * `PATH` that holds neither bun nor node.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { buildBinary } from "../../scripts/build.ts";
 import { tempDir } from "../support/databases.ts";
 import { startHostileWeb } from "../support/hostile-web.ts";
+
+const DISTRIBUTION_DOC = readFileSync(new URL("../../docs/distribution.md", import.meta.url), "utf8");
 
 const work = tempDir("unirank-dist-binary-");
 const built = join(work, "build", "unirank");
@@ -117,6 +128,9 @@ describe("dist: the standalone executable", () => {
     console.log(
       `binary ${(size / 1e6).toFixed(1)} MB; first /health answered ${ms.toFixed(0)} ms after spawn`,
     );
+    // The size docs/distribution.md states is this build's, within 5 %.
+    const documented = Number(/\| binary size \| \*\*([0-9.]+) MB\*\*/.exec(DISTRIBUTION_DOC)?.[1]);
+    expect(Math.abs(size / 1e6 - documented) / documented).toBeLessThan(0.05);
   });
 
   test("v1 with the demo dataset; the .env's rate limit of 1 is not applied", async () => {

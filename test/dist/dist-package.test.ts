@@ -222,6 +222,8 @@ const CONSUMER_TSCONFIG = {
 };
 
 let files: string[] = [];
+/** The tarball's size, as `npm pack` reports it. */
+let packedBytes = 0;
 const nodeBins: Record<string, string> = {};
 const nodeRuns: Record<string, Promise<Result>> = {};
 let tscRun: Promise<Result>;
@@ -271,8 +273,10 @@ beforeAll(async () => {
     if (r.code !== 0) throw new Error(`npm failed:\n${r.stdout}\n${r.stderr}`);
   const info = JSON.parse(packed.stdout.slice(packed.stdout.indexOf("[")))[0] as {
     filename: string;
+    size: number;
     files: { path: string }[];
   };
+  packedBytes = info.size;
   files = info.files.map((f) => f.path);
   lap(
     "npm pack (builds the package) beside npm install of PGlite, kysely-pglite, elysia, typescript, Node lines",
@@ -315,6 +319,11 @@ describe("dist: the npm package", () => {
     expect(files).toContain("dist/types/lib/index.d.ts");
     expect(files).toContain("dist/cli/cli.js");
     expect(files).toContain("bin/unirank.mjs");
+    // The packed size docs/distribution.md states is this build's, within 10 %.
+    const doc = readFileSync(new URL("../../docs/distribution.md", import.meta.url), "utf8");
+    const documented = Number(/\(([0-9.]+) MB packed;/.exec(doc)?.[1]);
+    console.log(`package ${(packedBytes / 1e6).toFixed(2)} MB packed`);
+    expect(Math.abs(packedBytes / 1e6 - documented) / documented).toBeLessThan(0.1);
     for (const f of files) {
       expect(f).toMatch(/^(dist\/(js|types|cli)\/|bin\/|package\.json$|README\.md$|LICENSE)/);
       expect(f.endsWith(".ts") && !f.endsWith(".d.ts"), f).toBe(false);

@@ -121,7 +121,11 @@ test("a scan stopped by SIGTERM is failed with the reason as its evidence", asyn
     expect(await s.proc.exited).toBe(0);
     const [scan] = await scanRows(opened);
     expect(scan?.status).toBe("failed");
-    expect(JSON.parse(scan?.evidence ?? "null")?.failure_reason).toBe("server stopped (SIGTERM)");
+    // The stop's reason is the evidence; " (the scan did not end in time)" follows it when the scan process took
+    // longer than the stop's grace to end (a loaded machine): either way the evidence says why.
+    expect(JSON.parse(scan?.evidence ?? "null")?.failure_reason).toMatch(
+      /^server stopped \(SIGTERM\)( \(the scan did not end in time\))?$/,
+    );
   } finally {
     await opened.close();
   }

@@ -6,7 +6,7 @@ import { migrate } from "../../lib/migrations/migrate.ts";
 import { addReceiver } from "../../lib/webhooks/receivers.ts";
 import { writeRecords } from "../../lib/write/write-records.ts";
 import { openDatabase } from "../../src/db/open.ts";
-import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { type ScanWeb, scanCliArgs, startScanWeb } from "../support/scan-web.ts";
 import { FIXTURE_UNIVERSITIES } from "../support/scan-web-sites.ts";
 import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
 
@@ -57,21 +57,7 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const scanArgs = () => [
-  "--db",
-  db,
-  "--resolver",
-  `${web.resolver.host}:${web.resolver.port}`,
-  "--ports",
-  `${web.ports.http},${web.ports.https}`,
-  "--ca-file",
-  web.caFile,
-  "--allow-private-targets",
-  "--delay",
-  "0",
-  "--timeout",
-  "3",
-];
+const scanArgs = () => ["--db", db, ...scanCliArgs(web), "--timeout", "3"];
 
 describe("unirank scan", () => {
   test("bad use is refused with a message and exit code 1", async () => {

@@ -151,20 +151,25 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
       dead.proc.kill("SIGKILL");
       await dead.proc.exited;
       const heir = await serve(url, lease);
-      const failed = await until(
-        "the dead server's scan stored as failed",
+      // The scan is stored failed first, then the claim freed (two writes): wait for the second.
+      const claim = await until(
+        "the dead server's attempt closed",
         async () =>
           opened.db
-            .selectFrom("scans")
-            .select(["status", "source_id"])
-            .where("source_id", "=", first.attempt_id)
-            .where("status", "=", "failed")
+            .selectFrom("scan_claims")
+            .selectAll()
+            .where("owner", "is", null)
+            .where("last_status", "=", "failed")
             .executeTakeFirst(),
         30_000,
       );
+      const failed = await opened.db
+        .selectFrom("scans")
+        .select("status")
+        .where("source_id", "=", first.attempt_id)
+        .executeTakeFirstOrThrow();
       expect(failed.status).toBe("failed");
       // Closed as a failed attempt: retried after the retry delay, like any failure.
-      const claim = await opened.db.selectFrom("scan_claims").selectAll().executeTakeFirstOrThrow();
       expect([claim.owner, claim.last_status, claim.last_attempt_at]).toEqual([
         null,
         "failed",

@@ -3,7 +3,7 @@ import { migrate, writeRecords } from "../../lib/index.ts";
 import { isoTimestamp } from "../../lib/time/format.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { loadDemo } from "../../src/demo.ts";
-import { type FixtureSite, type Res, type ScanWeb, startScanWeb } from "./scan-web.ts";
+import { type FixtureSite, type Res, type ScanWeb, scanCliArgs, startScanWeb } from "./scan-web.ts";
 import { WELL_KEPT } from "./scan-web-sites.ts";
 import { runCli } from "./serve-process.ts";
 
@@ -97,20 +97,14 @@ export async function buildExplorerDataset(dir: string): Promise<ExplorerDataset
     ]);
     await opened.close();
     const scan = async () => {
+      // The demo universities stay beside the scanned one: this page shows both.
       const r = await runCli([
         "scan",
         SCANNED_DOMAIN,
+        "--with-demo",
         "--db",
         db,
-        "--resolver",
-        `${web.resolver.host}:${web.resolver.port}`,
-        "--ports",
-        `${web.ports.http},${web.ports.https}`,
-        "--ca-file",
-        web.caFile,
-        "--allow-private-targets",
-        "--delay",
-        "0",
+        ...scanCliArgs(web),
         "--timeout",
         "5",
       ]);

@@ -71,6 +71,21 @@ export interface ScanWeb {
   close(): Promise<void>;
 }
 
+/** The options that point `unirank scan` at this web (its resolver, ports and CA; no delay between requests). */
+export function scanCliArgs(web: ScanWeb): string[] {
+  return [
+    "--resolver",
+    `${web.resolver.host}:${web.resolver.port}`,
+    "--ports",
+    `${web.ports.http},${web.ports.https}`,
+    "--ca-file",
+    web.caFile,
+    "--allow-private-targets",
+    "--delay",
+    "0",
+  ];
+}
+
 /** The options that point `unirank serve`'s background scans at this web (no availability probes). */
 export function serveScanArgs(web: ScanWeb): string[] {
   return [
