@@ -2,12 +2,12 @@
  * Back-to-back HTTP runs of two (or more) checkouts on one database, alternating, each against the ceiling
  * measured in the same round: for a noisy machine, where only ratios taken close together compare.
  *
- *   bun bench/back-to-back.ts DB --trees DIR[,DIR…] [--only a,b] [--rounds N] [--duration S] [--connections N]
+ *   npx bun bench/back-to-back.ts DB --trees DIR[,DIR…] [--only a,b] [--rounds N] [--duration S] [--connections N]
  *                            [--cache]
  *
  * Per round: the ceiling (a bare Bun.serve answering the rankings page's bytes), then for each tree in turn
  * `unirank serve` from that tree (response cache off unless --cache), every scenario of bench/scenarios.ts named
- * in --only, uncached (a distinct `_=N` per request). Server and ceiling on core 0, wrk on core 1. Prints one line
+ * in --only, uncached (a distinct `_=N` per request). Server and ceiling on core 0, wrk (needed) on core 1. Prints one line
  * per run (req/s, share of the round's ceiling, p99, the server's RSS) and, at the end, each tree's median share.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
