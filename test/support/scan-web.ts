@@ -256,7 +256,11 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
   const { Packet } = dns2;
   // A TXT string holds at most 255 bytes: longer records go out as several strings (joined again by readers).
   const strings = (text: string) => text.match(/[\s\S]{1,255}/g) ?? [""];
-  const handle: dns2.DnsHandler = (request, send, client) => {
+  const handle: dns2.DnsHandler = (request, reply, client) => {
+    // A client that gave up (a scan past its time-out) no longer listens: its answer is dropped, as on a network.
+    const send = (r: typeof response) => {
+      Promise.resolve(reply(r)).catch(() => {});
+    };
     const response = Packet.createResponseFromRequest(request);
     const q = request.questions[0];
     if (!q) return send(response);
