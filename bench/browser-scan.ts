@@ -1,9 +1,14 @@
 /**
  * Seconds per university with Chromium: the browser part over the loopback fixture pages (light, heavy,
- * inaccessible, no viewport), one university after another (each in its own Chromium).
+ * inaccessible, no viewport), each university in its own Chromium, `--concurrency` universities at once. Prints
+ * each scan's time, the amortised seconds per university (the run's wall time over its scans), the CPU of this
+ * process and its Chromiums per university, and each fixture's five sub-scores per round, so that a change can be
+ * checked to measure the same.
  *
- *   bun bench/browser-scan.ts [--rounds N] [--chromium PATH]
+ *   bun bench/browser-scan.ts [--rounds N] [--concurrency N] [--chromium PATH]
  */
+import { readdirSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { browserPart } from "../src/scanner/browser/browser-part.ts";
 import { guardedLookup } from "../src/scanner/scan-context.ts";
 import { startBrowserFixtures } from "../test/support/browser-fixtures.ts";
@@ -13,41 +18,83 @@ const arg = (name: string) => {
   return i >= 0 ? process.argv[i + 1] : undefined;
 };
 const rounds = Number(arg("--rounds") ?? 2);
+const concurrency = Number(arg("--concurrency") ?? 1);
 const chromiumPath = arg("--chromium") ?? process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+/** CPU seconds of this process, its live descendants (the Chromiums) and its reaped children, from `/proc`. */
+const treeCpu = (): number => {
+  const parents = new Map<number, number>();
+  const ticks = new Map<number, number>();
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const f = readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+      parents.set(Number(d), Number(f[1]));
+      ticks.set(Number(d), Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14]));
+    } catch {}
+  }
+  let total = 0;
+  for (const [pid, t] of ticks) {
+    for (let p: number | undefined = pid; p !== undefined && p > 1; p = parents.get(p)) {
+      if (p === process.pid) {
+        total += t;
+        break;
+      }
+    }
+  }
+  return total / 100;
+};
 
 const fixtures = await startBrowserFixtures();
 const part = browserPart({
   chromiumPath,
+  concurrency,
   homeUrl: (d) => `http://${d}/`,
   lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
 });
 const names = ["light", "heavy", "a11y", "noviewport"] as const;
 const seconds: Record<string, number[]> = {};
+const scores: Record<string, string[]> = {};
+let wall = 0;
+let cpu = 0;
 try {
   const t0 = performance.now();
   await part({ domain: fixtures.domain("light") }, { userAgent: "unirank-bench" });
   console.log(
     `first university (includes loading playwright-core and axe-core): ${((performance.now() - t0) / 1000).toFixed(2)} s`,
   );
-  for (let r = 0; r < rounds; r++) {
-    for (const name of names) {
-      const t = performance.now();
-      const result = await part({ domain: fixtures.domain(name) }, { userAgent: "unirank-bench" });
-      const s = (performance.now() - t) / 1000;
-      if (Object.keys(result.unmeasured).length > 0)
-        throw new Error(`${name}: ${JSON.stringify(result.unmeasured)}`);
-      seconds[name] = [...(seconds[name] ?? []), s];
-    }
-  }
+  const queue = Array.from({ length: rounds }, () => [...names]).flat();
+  const cpu0 = treeCpu();
+  const start = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let name = queue.shift(); name !== undefined; name = queue.shift()) {
+        const t = performance.now();
+        const result = await part({ domain: fixtures.domain(name) }, { userAgent: "unirank-bench" });
+        const s = (performance.now() - t) / 1000;
+        if (Object.keys(result.unmeasured).length > 0)
+          throw new Error(`${name}: ${JSON.stringify(result.unmeasured)}`);
+        seconds[name] = [...(seconds[name] ?? []), s];
+        scores[name] = [...(scores[name] ?? []), Object.values(result.scores).join("/")];
+      }
+    }),
+  );
+  wall = (performance.now() - start) / 1000;
+  cpu = treeCpu() - cpu0;
 } finally {
   await part.close();
   await fixtures.stop();
 }
-const all = Object.values(seconds).flat();
+const count = Object.values(seconds).flat().length;
 for (const name of names) {
   const s = seconds[name] ?? [];
-  console.log(`${name.padEnd(11)} ${s.map((x) => x.toFixed(2)).join("  ")} s`);
+  console.log(
+    `${name.padEnd(11)} ${s.map((x) => x.toFixed(2)).join("  ")} s; sub-scores ${(scores[name] ?? []).join("  ")}`,
+  );
 }
 console.log(
-  `mean ${(all.reduce((a, b) => a + b, 0) / all.length).toFixed(2)} s per university over ${all.length} scans`,
+  `${count} universities at concurrency ${concurrency} in ${wall.toFixed(1)} s: ${(wall / count).toFixed(2)} s per university amortised, ` +
+    `CPU ${(cpu / count).toFixed(2)} s per university (bench and Chromium); load average ${loadavg()
+      .map((x) => x.toFixed(1))
+      .join(" ")}`,
 );

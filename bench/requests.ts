@@ -1,7 +1,7 @@
 /**
  * In-process cost of one request, without the network: the app as `unirank serve` builds it (access guard
  * with the rate limit off, response cache off), asked through `app.handle` in a loop. Prints microseconds per
- * request for each endpoint, so a change to the request path can be measured without a load run.
+ * request (wall and CPU: on a shared machine the CPU time is the steadier) for each endpoint, so a change to the request path can be measured without a load run.
  *
  *   bun bench/requests.ts DB [--iterations N] [--only a,b] [--cache]
  *
@@ -52,10 +52,13 @@ for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
   for (let i = 0; i < Math.min(200, iterations); i++) await ask(i);
   let bytes = 0;
   const started = performance.now();
+  const cpu = process.cpuUsage();
   for (let i = 0; i < iterations; i++) bytes += await ask(i);
   const us = ((performance.now() - started) * 1000) / iterations;
+  const used = process.cpuUsage(cpu);
+  const cpuUs = (used.user + used.system) / iterations;
   process.stdout.write(
-    `${sc.name.padEnd(14)} ${mode.padEnd(8)} ${us.toFixed(1).padStart(8)} µs/request  ${Math.round(bytes / iterations)} B\n`,
+    `${sc.name.padEnd(14)} ${mode.padEnd(8)} ${us.toFixed(1).padStart(8)} µs/request ${cpuUs.toFixed(1).padStart(8)} µs CPU  ${Math.round(bytes / iterations)} B\n`,
   );
 }
 await access.close();

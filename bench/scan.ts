@@ -6,7 +6,7 @@ import { writeRecords } from "../lib/write/write-records.ts";
 import { openDatabase } from "../src/db/open.ts";
 import { startMemorySteward } from "../src/memory-steward.ts";
 import { runScans } from "../src/scanner/run-scans.ts";
-import { ScanProcesses } from "../src/scanner/scan-processes.ts";
+import { ScanProcesses, scanProcessCommand } from "../src/scanner/scan-processes.ts";
 import { inProcessRunner, type ScanOptions } from "../src/scanner/scan-university.ts";
 import { BUN, rssOf } from "./proc.ts";
 
@@ -15,7 +15,8 @@ import { BUN, rssOf } from "./proc.ts";
  * `bun bench/scan.ts [--count 1000] [--concurrency 32] [--db] [--in-process]`. The fixture web runs in its own
  * process. Scans run as `unirank scan` runs them, each in a scan process (`ScanProcesses`, `--concurrency`
  * processes); `--in-process` runs them on this thread instead. CPU counts this process and its scan processes.
- * `--db` writes every scan through runScans into a temporary SQLite file.
+ * `--db` writes every scan through runScans into a temporary SQLite file; `--cpu-prof DIR` writes a CPU profile of
+ * each scan process into DIR (summarise one with `bun bench/cpu-profile.ts`).
  */
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
@@ -25,6 +26,8 @@ const count = arg("--count", 1000);
 const concurrency = arg("--concurrency", 32);
 const withDb = process.argv.includes("--db");
 const inProcess = process.argv.includes("--in-process");
+const profileAt = process.argv.indexOf("--cpu-prof");
+const profileDir = profileAt > 0 ? process.argv[profileAt + 1] : undefined;
 
 const server = Bun.spawn([BUN, join(import.meta.dir, "scan-web-server.ts")], {
   stdout: "pipe",
@@ -78,7 +81,15 @@ const reasons = new Map<string, number>();
 const t0 = performance.now();
 // As `unirank scan` runs: with the memory steward at its default headroom.
 const stopSteward = startMemorySteward(32);
-const processes = inProcess ? null : new ScanProcesses({ size: concurrency, settings: options });
+const processes = inProcess
+  ? null
+  : new ScanProcesses({
+      size: concurrency,
+      settings: options,
+      command: profileDir
+        ? [BUN, "--cpu-prof", `--cpu-prof-dir=${profileDir}`, ...scanProcessCommand().slice(1)]
+        : undefined,
+    });
 const runner = processes ? processes.scan : inProcessRunner(options);
 if (withDb) {
   const dir = mkdtempSync(join(tmpdir(), "unirank-bench-scan-"));
@@ -122,7 +133,8 @@ const seconds = (performance.now() - t0) / 1000;
 stopSteward();
 await processes?.close();
 const cpu = process.cpuUsage(cpu0);
-const scannerCpu = (cpu.user + cpu.system) / 1e6 + (reapedChildrenCpu() - children0);
+const parentCpu = (cpu.user + cpu.system) / 1e6;
+const scannerCpu = parentCpu + (reapedChildrenCpu() - children0);
 const webCpu = serverCpu() - serverCpu0;
 clearInterval(sampler);
 server.kill("SIGTERM");
@@ -141,7 +153,7 @@ console.log(
   `${inProcess ? "scanner" : "parent (the scan processes not counted)"} RSS: peak ${mb(peak)}, highest sample in the first quarter ${mb(firstQuarter)}, in the last quarter ${mb(lastQuarter)}`,
 );
 console.log(
-  `CPU: scanner ${scannerCpu.toFixed(1)} s (${((1000 * scannerCpu) / count).toFixed(1)} ms a scan, ${(count / scannerCpu).toFixed(0)} scans per CPU-second), fixture web ${webCpu.toFixed(1)} s; load average ${loadavg()
+  `CPU: scanner ${scannerCpu.toFixed(1)} s (${((1000 * scannerCpu) / count).toFixed(1)} ms a scan, ${(count / scannerCpu).toFixed(0)} scans per CPU-second${inProcess ? "" : `; this process ${((1000 * parentCpu) / count).toFixed(1)} ms a scan`}), fixture web ${webCpu.toFixed(1)} s; load average ${loadavg()
     .map((x) => x.toFixed(1))
     .join(" ")}`,
 );

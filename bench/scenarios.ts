@@ -43,6 +43,11 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
     .query<{ id: number }, []>("select id from universities order by id")
     .all()
     .map((r) => r.id);
+  // Universities with a completed scan (the others answer 404 on /scores).
+  const scanned = db
+    .query<{ id: number }, []>("select university_id as id from latest_scans order by university_id")
+    .all()
+    .map((r) => r.id);
   const maxScan = db.query<{ m: number }, []>("select max(id) as m from scans").get()?.m ?? 1;
   // By primary key only (a status filter would let SQLite walk the status index instead).
   const scansFrom = db.query<{ id: number; status: string }, [number]>(
@@ -108,6 +113,12 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
       name: "university",
       label: "v1 /universities/{id}",
       paths: varied(() => `/api/v1/universities/${pick(ids)}`),
+      modes: both,
+    },
+    {
+      name: "scores",
+      label: "v1 /universities/{id}/scores",
+      paths: varied(() => `/api/v1/universities/${pick(scanned)}/scores`),
       modes: both,
     },
     {

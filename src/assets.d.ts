@@ -12,3 +12,9 @@ declare module "swagger-ui-dist/swagger-ui.css" {
   const text: string;
   export default text;
 }
+
+/** axe-core's minified build, imported `with { type: "text" }` and evaluated in each page the browser part measures. */
+declare module "axe-core/axe.min.js" {
+  const text: string;
+  export default text;
+}

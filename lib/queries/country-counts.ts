@@ -21,7 +21,7 @@ async function count(db: DB): Promise<CountryCount[]> {
   const countryOf = new Map<number, string>();
   const counts = new Map<string, CountryCount>();
   index.ids.forEach((id, i) => {
-    const country = index.countries[i] ?? "";
+    const country = index.countryNames[index.country[i] as number] ?? "";
     countryOf.set(id, country);
     const c = counts.get(country) ?? { country, universities: 0, ranked: 0 };
     c.universities += 1;

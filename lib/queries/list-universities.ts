@@ -3,7 +3,7 @@ import { prepared } from "../db/prepared.ts";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { escapeLike, searchKey } from "../text/search-key.ts";
-import { searchIndex, searchMatches } from "./search-index.ts";
+import { searchIndex, searchPage } from "./search-index.ts";
 import { countAll, type Paged, pageOffset, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 
 /** Universities by id; one compiled statement per page length. */
@@ -35,11 +35,13 @@ export async function listUniversities(
   if (search !== undefined && sort === "name" && order === "asc") {
     // The default order: matches come out of the in-memory search index already sorted.
     const index = await searchIndex(db);
-    const matches = searchMatches(index, searchKey(search), country?.toUpperCase());
-    const offset = pageOffset(page, limit) ?? matches.length;
-    const ids = matches.slice(offset, offset + limit).map((row) => index.ids[row] as number);
-    const data = await universitiesByIds(db, ids);
-    return { data, meta: { page, limit, total: matches.length } };
+    const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
+    const { total, rows } = searchPage(index, searchKey(search), country?.toUpperCase(), offset, limit);
+    const data = await universitiesByIds(
+      db,
+      rows.map((row) => index.ids[row] as number),
+    );
+    return { data, meta: { page, limit, total } };
   }
   let q = db.selectFrom("universities");
   if (search !== undefined) {

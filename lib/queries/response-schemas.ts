@@ -61,7 +61,9 @@ export const UniversityRankingSchema = Type.Object(
       description:
         "The profile of the university's latest scan: it is ranked among universities measured the same way, as `/rankings?profile=` ranks them (docs/scores.md)",
     }),
-    rank: Int("Competition rank among the ranked universities of its profile, as `/rankings?profile=` numbers it"),
+    rank: Int(
+      "Competition rank among the ranked universities of its profile, as `/rankings?profile=` numbers it",
+    ),
     total: Int("Universities in that ranking"),
     country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
     country_rank: Int("Competition rank within the country, as `/rankings?country=&profile=` numbers it"),

@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
 import { universitiesByIds } from "./list-universities.ts";
-import { searchIndex, searchMatches } from "./search-index.ts";
+import { countryCode, searchIndex, searchMatches } from "./search-index.ts";
 import { countAll, toNumber, type University } from "./shapes.ts";
 import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 
@@ -29,7 +29,8 @@ async function currentOrder(db: DB, q: UniversitiesWalkQuery, key: string): Prom
   if (q.search !== undefined) positions = searchMatches(index, searchKey(q.search), country);
   else {
     positions = [];
-    for (let i = 0; i < index.countries.length; i++) if (index.countries[i] === country) positions.push(i);
+    const code = countryCode(index, country as string);
+    for (let i = 0; i < index.country.length; i++) if (index.country[i] === code) positions.push(i);
   }
   return {
     key,

@@ -1,7 +1,8 @@
+import { prepared } from "../db/prepared.ts";
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
-import { findUniversity } from "./get-university.ts";
-import { type Scores, scoresOfScans } from "./shapes.ts";
+import { SCORE_NAMES } from "../scores/catalogue.ts";
+import { pickScores, type Scores } from "./shapes.ts";
 
 export type LatestScores = { scan_id: number; completed_at: string } & Scores;
 
@@ -14,12 +15,26 @@ export async function latestScanOf(db: DB, universityId: number) {
     .executeTakeFirst();
 }
 
+/** The university, its latest completed scan and that scan's scores: one statement, three primary-key reads. */
+const latestScoresQuery = prepared((db, arg: (i: number) => number) =>
+  db
+    .selectFrom("universities as u")
+    .leftJoin("latest_scans as l", "l.university_id", "u.id")
+    .leftJoin("scans as s", "s.id", "l.scan_id")
+    .select(["u.id as university_id", "l.scan_id", "l.completed_at"])
+    .select(SCORE_NAMES.map((name) => `s.${name}` as const))
+    .where("u.id", "=", arg(0)),
+);
+
 /** Every score of the latest completed scan; 404 for an unknown or never-scanned university. */
 export async function universityScores(db: DB, id: number): Promise<LatestScores> {
-  await findUniversity(db, id);
-  const latest = await latestScanOf(db, id);
-  if (!latest) throw notFound(`University ${id} has no completed scan`);
-  const scores = (await scoresOfScans(db, [Number(latest.scan_id)])).get(Number(latest.scan_id));
-  if (!scores) throw notFound(`University ${id} has no completed scan`);
-  return { scan_id: Number(latest.scan_id), completed_at: latest.completed_at, ...scores };
+  const [row] = await latestScoresQuery(db, [id]);
+  if (!row) throw notFound(`University ${id} does not exist`);
+  if (row.scan_id == null || row.completed_at == null)
+    throw notFound(`University ${id} has no completed scan`);
+  return {
+    scan_id: Number(row.scan_id),
+    completed_at: row.completed_at,
+    ...pickScores(row as Record<string, unknown>),
+  };
 }

@@ -6,6 +6,8 @@
  */
 
 export type { CheckPoints, ScoredPart } from "../scores/check-points.ts";
+// A scan's profile: the measurement parts that ran (docs/scores.md).
+export { PART_MEASURES, type ProfilePartName, profileOf } from "../scores/profile.ts";
 // The browser's observations and rubrics (speed, Core Web Vitals, mobile, accessibility).
 export { ACCESSIBILITY_CHECKS, AXE_TAGS, scoreAccessibility } from "./browser/accessibility-rubric.ts";
 export { type LogNormalCurve, logNormalScore } from "./browser/log-normal.ts";

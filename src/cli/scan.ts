@@ -105,7 +105,10 @@ export function registerScan(program: Command): void {
       "--memory <mb>",
       "resident memory one scan's process may reach before the scan fails (env UNIRANK_SCAN_MEMORY; default 512)",
     );
-  for (const [flags, description] of MEASUREMENT_OPTIONS) scan.option(flags, description);
+  for (const [flags, description, parse] of MEASUREMENT_OPTIONS) {
+    if (parse) scan.option(flags, description, parse(flags.split(" ")[0] ?? flags));
+    else scan.option(flags, description);
+  }
   scan.action(async (domains: string[], opts) => {
     if (domains.length === 0 && !opts.all && opts.stale === undefined && !opts.country)
       throw new Error("name domains to scan, or use --all, --stale or --country");
@@ -155,6 +158,7 @@ export function registerScan(program: Command): void {
             delayMs: opts.delay,
             ports: opts.ports,
             chromium: opts.chromium,
+            browserConcurrency: opts.browserConcurrency,
             sources: opts.sources,
             openalexUrl: opts.openalexUrl,
             wikidataUrl: opts.wikidataUrl,

@@ -114,8 +114,12 @@ export function registerServe(program: Command): void {
       "ports the scans use for URLs without one (default 80,443)",
       portsOption("--scan-ports"),
     );
-  for (const [flags, description] of MEASUREMENT_OPTIONS)
-    serve.option(flags.replace(/^--/, "--scan-"), `${description}; for the background scans`);
+  for (const [flags, description, parse] of MEASUREMENT_OPTIONS) {
+    const own = flags.replace(/^--/, "--scan-");
+    const text = `${description}; for the background scans`;
+    if (parse) serve.option(own, text, parse(own.split(" ")[0] ?? own));
+    else serve.option(own, text);
+  }
   serve.action(async (opts) => {
     const [{ loadConfig }, { startServer }] = await Promise.all([
       import("../config.ts"),
@@ -132,6 +136,7 @@ export function registerServe(program: Command): void {
         allowPrivateTargets: Boolean(opts.scanAllowPrivateTargets),
         ports: opts.scanPorts,
         chromium: opts.scanChromium,
+        browserConcurrency: opts.scanBrowserConcurrency,
         sources: opts.scanSources,
         openalexUrl: opts.scanOpenalexUrl,
         wikidataUrl: opts.scanWikidataUrl,

@@ -1,6 +1,7 @@
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { classifyStorageErrors, type Database, postgresUnavailable } from "../../lib/index.ts";
+import { NamedStatementClient } from "./named-statements.ts";
 import type { OpenedDatabase } from "./opened-database.ts";
 
 /** Pool settings; each may also be given in the URL as `?pool=N&pool_timeout=S&pool_idle=S`. */
@@ -45,7 +46,8 @@ function pgUnavailable(e: unknown): boolean {
 
 /**
  * Opens PostgreSQL through `pg` with a connection pool. Counts come back as strings (int8), as with any `pg`
- * setup an embedder has: the core converts, so no global type parser is installed here.
+ * setup an embedder has: the core converts, so no global type parser is installed here. Repeated statements are
+ * prepared once per connection (`NamedStatementClient`).
  */
 export function openPostgres(url: string, options: PostgresOptions = {}): OpenedDatabase {
   const parsed = parsePostgresUrl(url);
@@ -56,6 +58,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): Opened
     connectionTimeoutMillis: (settings.poolTimeoutSeconds ?? 10) * 1000,
     idleTimeoutMillis: (settings.idleSeconds ?? 30) * 1000,
     application_name: "unirank",
+    Client: NamedStatementClient,
   });
   // An idle connection dropped by the server (restart, failover) must not crash the process; the pool
   // replaces it and the next query reports the outage as 503.

@@ -18,6 +18,7 @@ export function measurementParts(
   const browser = browserPart({
     chromiumPath: chromiumPath(flags.chromium),
     slots,
+    concurrency: flags.browserConcurrency,
     lookup: guardedLookup({}),
   });
   const { enabled, options } = sourceSettings(flags);

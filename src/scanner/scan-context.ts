@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { isPrivateAddress } from "../../lib/node/index.ts";
+import { isPrivateAddress } from "../../lib/node/address-guard.ts";
 import { queryDns } from "./dns-client.ts";
 import { HostQueue } from "./host-queue.ts";
 import { type ResolverAddress, systemResolverAddress } from "./resolver-address.ts";

@@ -1,5 +1,5 @@
-import { EVIDENCE_MAX_CHARS } from "../../lib/index.ts";
 import { type Availability, fitEvidence, type ScanTarget } from "../../lib/scanner/index.ts";
+import { EVIDENCE_MAX_CHARS } from "../../lib/write/validate-record.ts";
 import type { SlotHolder } from "./browser/slots.ts";
 import { measurementParts } from "./measurement-parts.ts";
 import type { ScanJobSettings } from "./scan-runner.ts";
@@ -80,8 +80,10 @@ export function runScanProcess(): void {
   let close: () => Promise<void> = async () => {};
   process.on("message", async (message: ToScanProcess) => {
     if (message.type === "init") {
-      const { chromium, sources, openalexUrl, wikidataUrl, greenwebUrl, ...settings } = message.settings;
-      const parts = measurementParts({ chromium, sources, openalexUrl, wikidataUrl, greenwebUrl }, slots);
+      const { chromium, browserConcurrency, sources, openalexUrl, wikidataUrl, greenwebUrl, ...settings } =
+        message.settings;
+      const flags = { chromium, browserConcurrency, sources, openalexUrl, wikidataUrl, greenwebUrl };
+      const parts = measurementParts(flags, slots);
       close = parts.close;
       runner = inProcessRunner({ ...settings, parts: parts.parts });
       send({ type: "ready" });

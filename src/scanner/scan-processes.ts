@@ -13,6 +13,11 @@ import { SCANNER_DEFAULTS } from "./scanner-defaults.ts";
 export const SCAN_MEMORY_DEFAULT_MB = 512;
 /** The scheduling priority of a scan process (`nice`), below the process it scans for. */
 const SCAN_PROCESS_NICENESS = 10;
+/**
+ * JavaScriptCore's settings for a scan process: no optimising (DFG, and so FTL) JIT. A scan runs much code a few
+ * times each, so a process compiled far more than it ran faster for it (docs/performance.md).
+ */
+const SCAN_PROCESS_JIT = { BUN_JSC_useDFGJIT: "0" } as const;
 /** How long past its own timeout a scan process may take before it is stopped. */
 const DEADLINE_GRACE_MS = 15_000;
 
@@ -22,7 +27,7 @@ export interface ScanProcessesOptions {
   settings: ScanJobSettings;
   /** Resident memory a scan process may reach, in MB: past it the process is stopped and its scan fails. */
   memoryMb?: number;
-  /** Browser measurements at once across every process (default 1). */
+  /** Browser measurements at once across every process (default `settings.browserConcurrency`, else 1). */
   browserConcurrency?: number;
   /** How often each busy process's memory is read, in ms (default 100). */
   watchMs?: number;
@@ -87,7 +92,7 @@ export class ScanProcesses {
   private closed = false;
 
   constructor(private readonly options: ScanProcessesOptions) {
-    this.browserSlots = new Slots(options.browserConcurrency ?? 1);
+    this.browserSlots = new Slots(options.browserConcurrency ?? options.settings.browserConcurrency ?? 1);
     this.memoryMb = options.memoryMb ?? SCAN_MEMORY_DEFAULT_MB;
     this.deadlineMs = (options.settings.scanTimeoutMs ?? SCANNER_DEFAULTS.scanTimeoutMs) + DEADLINE_GRACE_MS;
   }
@@ -184,7 +189,7 @@ export class ScanProcesses {
     };
     try {
       worker.proc = Bun.spawn(this.options.command ?? scanProcessCommand(), {
-        env: { ...process.env, [SCAN_PROCESS_ENV]: "1" },
+        env: { ...process.env, ...SCAN_PROCESS_JIT, [SCAN_PROCESS_ENV]: "1" },
         stdin: "ignore",
         stdout: "ignore",
         stderr: "inherit",

@@ -12,6 +12,8 @@ export type ScanRunner = (
 /** The measurements beyond the own site: the browser (with `--chromium`) and the open-index sources (`--sources`). */
 export interface MeasurementFlags extends SourceFlags {
   chromium?: string;
+  /** Universities measured in Chromium at once across every scan (default 1). */
+  browserConcurrency?: number;
 }
 
 /**

@@ -1,11 +1,4 @@
 import {
-  deriveScores,
-  isoTimestamp,
-  type ProfilePartName,
-  profileOf,
-  RUBRIC_VERSION,
-} from "../../lib/index.ts";
-import {
   type Availability,
   type CheckPoints,
   completeScores,
@@ -13,6 +6,9 @@ import {
   type Observations,
   type PartContext,
   type PartObservations,
+  type ProfilePartName,
+  profileOf,
+  RUBRIC_VERSION,
   type ScanEvidence,
   type ScanOutcome,
   type ScanPart,
@@ -20,6 +16,8 @@ import {
   type ScoredPart,
   scoreObservations,
 } from "../../lib/scanner/index.ts";
+import { deriveScores } from "../../lib/scores/derive.ts";
+import { isoTimestamp } from "../../lib/time/format.ts";
 import { VERSION } from "../version.ts";
 import { collectObservations, ScanFailure } from "./collect.ts";
 import { HostQueue } from "./host-queue.ts";

@@ -164,6 +164,20 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
     files: ["lib/db/generation.ts"],
     why: "the server sets how long a write by another process may go unseen (--data-window)",
   },
+  // A scan process loads what a scan needs: the indexes would load every query, writer, migration and the
+  // webhook worker into each of them (docs/performance.md, "Scanning: scan processes and Chromium").
+  "src/scanner/scan-process.ts": {
+    files: ["lib/write/validate-record.ts"],
+    why: "the evidence cap, without the core's index in every scan process",
+  },
+  "src/scanner/scan-university.ts": {
+    files: ["lib/scores/derive.ts", "lib/time/format.ts"],
+    why: "composites and timestamps of a scan, without the core's index in every scan process",
+  },
+  "src/scanner/scan-context.ts": {
+    files: ["lib/node/address-guard.ts"],
+    why: "the address guard, without unirank/node's delivery worker and file sources in every scan process",
+  },
 };
 
 test("the public indexes say what they export: no `export *`", () => {
@@ -230,4 +244,20 @@ test("`unirank --help` and `--version` load no server, HTTP, database or core co
   );
   expect(heavy).toEqual([]);
   expect(packages.filter((p) => !p.startsWith("node:") && p !== "commander")).toEqual([]);
+});
+
+test("a scan process loads the scanner only: no core index, queries, storage, HTTP or Chromium driver", () => {
+  const { files, packages } = staticReach("src/scanner/scan-process.ts");
+  expect(files).toContain("src/scanner/collect.ts");
+  const heavy = files.filter(
+    (f) =>
+      f === "lib/index.ts" ||
+      f === "lib/node/index.ts" ||
+      /^lib\/(queries|db|migrations|import|export|access|webhooks)\//.test(f) ||
+      /^src\/(http|db|cli)\//.test(f) ||
+      f === "src/server.ts",
+  );
+  expect(heavy).toEqual([]);
+  // Chromium's driver is loaded when a browser measurement starts.
+  expect(packages.filter((p) => p === "playwright-core" || p === "kysely" || p === "csv-parse")).toEqual([]);
 });

@@ -1,3 +1,6 @@
+// axe-core's minified build: the same rules and version as its `source`, less text to evaluate in every measured
+// page (docs/performance.md).
+import AXE_SOURCE from "axe-core/axe.min.js" with { type: "text" };
 import type { Browser } from "playwright-core";
 import {
   AXE_TAGS,
@@ -12,7 +15,7 @@ import {
   unmeasuredPart,
 } from "../../../lib/scanner/index.ts";
 import { firstLine, launchChromium, pinnedResolverRules } from "./chromium.ts";
-import { DESKTOP, loadPage, MOBILE, readMobileLayout } from "./measure.ts";
+import { DESKTOP, loadPage, MOBILE, measureLoad, openPage, readMobileLayout } from "./measure.ts";
 import { runAxe } from "./page-scripts.ts";
 import { type SlotHolder, Slots } from "./slots.ts";
 
@@ -72,7 +75,6 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
   const ownLookup =
     options.lookup ?? (async (host: string) => Promise.reject(new Error(`no resolver for ${host}`)));
   const closing = new Set<Promise<void>>();
-  let axeSource: Promise<string> | null = null;
   const none = (reason: string) => unmeasuredPart(BROWSER_SCORES, reason);
 
   /** One university: the site's hosts pinned, a desktop load (again after learning hosts), a mobile load. */
@@ -83,7 +85,6 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     launch: (pins: ReadonlyMap<string, string>) => Promise<Browser>,
     lookup: (host: string) => Promise<string>,
   ) => {
-    axeSource ??= import("axe-core").then((m) => (m.default ?? m).source);
     const pins = new Map<string, string>();
     const refused = new Set<string>();
     const pin = async (host: string) => {
@@ -146,11 +147,25 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
         desktop = await loadDesktop(b);
       }
     }
-    await desktop.page.evaluate(await axeSource);
-    const axe = await desktop.page.evaluate(runAxe, [...AXE_TAGS]);
-    await desktop.context.close();
-    if (context.signal?.aborted) throw new Error(ABORTED);
-    const mobile = await loadPage(b, url, MOBILE, load);
+    // The mobile page is set up while axe reads the desktop one (nothing is loaded or timed meanwhile).
+    const opening = openPage(b, MOBILE, load);
+    opening.catch(() => {}); // its failure is met below, where it is awaited
+    let axe: Awaited<ReturnType<typeof runAxe>>;
+    try {
+      await desktop.page.evaluate(AXE_SOURCE);
+      axe = await desktop.page.evaluate(runAxe, [...AXE_TAGS]);
+    } catch (error) {
+      void opening.then((o) => o.context.close()).catch(() => {});
+      throw error;
+    } finally {
+      await desktop.context.close();
+    }
+    const opened = await opening;
+    if (context.signal?.aborted) {
+      await opened.context.close().catch(() => {});
+      throw new Error(ABORTED);
+    }
+    const mobile = await measureLoad(opened, url);
     const layout = await readMobileLayout(mobile.page);
     await mobile.context.close();
     const observations: BrowserObservations = {

@@ -1,4 +1,4 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, BrowserContext, CDPSession, Page } from "playwright-core";
 import type { MobileLayout, PageTimings } from "../../../lib/scanner/index.ts";
 import { OBSERVERS_SCRIPT, readLayout, readTimings, waitForQuiet } from "./page-scripts.ts";
 
@@ -52,13 +52,19 @@ export interface LoadedPage {
   timings: PageTimings;
 }
 
-/** Loads `url` in a new context of `browser` under `profile` and reads its lab timings once the page is quiet. */
-export async function loadPage(
-  browser: Browser,
-  url: string,
-  profile: Profile,
-  o: LoadOptions,
-): Promise<LoadedPage> {
+/** A new context and page of a browser, set up for one profile and not yet navigated. */
+export interface OpenedPage {
+  context: BrowserContext;
+  page: Page;
+  cdp: CDPSession;
+  timeoutMs: number;
+}
+
+/**
+ * A new context of `browser` under `profile`: requests filtered by `o.allow`, the observers registered, the
+ * network and CPU throttled. Nothing is loaded yet, so it can be made while another page is still being read.
+ */
+export async function openPage(browser: Browser, profile: Profile, o: LoadOptions): Promise<OpenedPage> {
   const context = await browser.newContext({
     viewport: profile.viewport,
     deviceScaleFactor: profile.deviceScaleFactor,
@@ -103,7 +109,18 @@ export async function loadPage(
       uploadThroughput: profile.uploadBps,
     });
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: profile.cpuSlowdown });
-    const response = await page.goto(url, { waitUntil: "load", timeout: o.timeoutMs });
+    return { context, page, cdp, timeoutMs: o.timeoutMs };
+  } catch (error) {
+    await context.close().catch(() => {});
+    throw error;
+  }
+}
+
+/** Loads `url` in an opened page and reads its lab timings once the page is quiet; the context is closed on failure. */
+export async function measureLoad(opened: OpenedPage, url: string): Promise<LoadedPage> {
+  const { context, page, cdp } = opened;
+  try {
+    const response = await page.goto(url, { waitUntil: "load", timeout: opened.timeoutMs });
     if (response && response.status() >= 400) throw new Error(`${url} answered HTTP ${response.status()}`);
     await page.evaluate(waitForQuiet, [1_000, 10_000] as [number, number]);
     const timings = await page.evaluate(readTimings);
@@ -114,6 +131,16 @@ export async function loadPage(
     await context.close().catch(() => {});
     throw error;
   }
+}
+
+/** Loads `url` in a new context of `browser` under `profile` and reads its lab timings once the page is quiet. */
+export async function loadPage(
+  browser: Browser,
+  url: string,
+  profile: Profile,
+  o: LoadOptions,
+): Promise<LoadedPage> {
+  return measureLoad(await openPage(browser, profile, o), url);
 }
 
 /** The mobile layout of a loaded page. */

@@ -1,5 +1,5 @@
-import { PART_MEASURES, type ScoreName } from "../../../lib/index.ts";
-import { type ScanPart, unmeasuredPart } from "../../../lib/scanner/index.ts";
+import type { ScoreName } from "../../../lib/index.ts";
+import { PART_MEASURES, type ScanPart, unmeasuredPart } from "../../../lib/scanner/index.ts";
 import type { SourceOptions } from "./fetch-json.ts";
 import { greenWebPart } from "./greenweb-part.ts";
 import { openAlexPart } from "./openalex-part.ts";
