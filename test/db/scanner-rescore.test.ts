@@ -14,7 +14,7 @@ import { runScans } from "../../src/scanner/run-scans.ts";
 import { inProcessRunner, type ScanOptions, scanUniversity } from "../../src/scanner/scan-university.ts";
 import { sourceParts } from "../../src/scanner/sources/index.ts";
 import { describeEachDatabase } from "../support/databases.ts";
-import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { type ScanWeb, scanSettings, startScanWeb } from "../support/scan-web.ts";
 import { TROUBLED, WELL_KEPT } from "../support/scan-web-sites.ts";
 
 /**
@@ -42,12 +42,7 @@ beforeAll(async () => {
     },
   });
   options = {
-    resolver: web.resolver,
-    ports: web.ports,
-    ca: [web.ca],
-    allowPrivateTargets: true,
-    delayMs: 0,
-    requestTimeoutMs: 3000,
+    ...scanSettings(web),
     parts: sourceParts(["greenweb"], { greenweb: { baseUrl: `http://127.0.0.1:${green.port}` } }),
   };
   freshB = await scanUniversity({ domain: "selfsigned.test" }, options);
