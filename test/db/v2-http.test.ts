@@ -136,8 +136,10 @@ describeEachDatabase("http v2", (get) => {
             overall_score: 62,
           },
           // Overall: nine (70) first, then one (62) of the nine ranked; the only one in FR.
+          // (All imported without a profile: the one profile, `unknown`.)
           ranking: {
             score: "overall_score",
+            profile: "unknown",
             rank: 2,
             total: 9,
             country: "FR",
