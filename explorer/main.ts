@@ -4,6 +4,7 @@ import { compare } from "./pages/compare.ts";
 import { diff } from "./pages/diff.ts";
 import type { Query } from "./pages/forms.ts";
 import { leaderboards } from "./pages/leaderboards.ts";
+import { methodologyPage } from "./pages/methodology.ts";
 import { overview } from "./pages/overview.ts";
 import { rankings } from "./pages/rankings.ts";
 import { regressionsPage } from "./pages/regressions.ts";
@@ -17,6 +18,7 @@ const NAV: [string, string][] = [
   ["compare", "Compare"],
   ["leaderboards", "Leaderboards"],
   ["regressions", "Regressions"],
+  ["methodology", "Methodology"],
 ];
 
 const PAGES: Record<string, (q: Query, rest: string[]) => Promise<HTMLElement[]>> = {
@@ -26,6 +28,7 @@ const PAGES: Record<string, (q: Query, rest: string[]) => Promise<HTMLElement[]>
   compare,
   leaderboards,
   regressions: regressionsPage,
+  methodology: methodologyPage,
   diff,
 };
 

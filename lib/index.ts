@@ -136,8 +136,17 @@ export {
   leaderboard,
 } from "./queries/leaderboard.ts";
 export { listUniversities } from "./queries/list-universities.ts";
+// Like with like: the profiles of the latest scans and the one a ranked list holds (docs/scores.md).
+export {
+  chooseProfile,
+  type ProfileCensus,
+  type ProfileChoice,
+  parseProfileParam,
+  profileCensus,
+} from "./queries/profiles.ts";
+export type { RankedRow } from "./queries/rank.ts";
 export { type RankingWalkQuery, walkRanking } from "./queries/ranking-walk.ts";
-export { checkScoreWindow, type RankingEntry, rankings } from "./queries/rankings.ts";
+export { checkScoreWindow, type RankingEntry, type RankingMeta, rankings } from "./queries/rankings.ts";
 export { type Regression, type Regressions, regressions, regressionsWindow } from "./queries/regressions.ts";
 export { type RegressionsWalkQuery, walkRegressions } from "./queries/regressions-walk.ts";
 // The TypeBox schemas of what the queries return (each operation's `data`); result types derive from them.
@@ -155,14 +164,17 @@ export {
   LeaderboardMetaSchema,
   LeaderboardSchema,
   PageMetaSchema,
+  ProfileMetaSchema,
   type RankingComposites,
   RankingCompositesSchema,
   RankingEntrySchema,
   RankingListSchema,
+  RankingMetaSchema,
   RegressionListSchema,
   RegressionsMetaSchema,
   ScanDetailSchema,
   ScanDiffSchema,
+  ScanOriginSchema,
   ScanStatusSchema,
   ScanSummarySchema,
   ScoreNameSchema,
@@ -214,6 +226,8 @@ export {
   type RegistrySelection,
   selectRegistryEntries,
 } from "./registry/registry-entries.ts";
+// The methodology (every check, composite weights, profiles) and re-scoring stored evidence (docs/scanner.md).
+export { type Methodology, MethodologySchema, methodology } from "./scanner/methodology.ts";
 export type { Availability } from "./scanner/observations.ts";
 export {
   type RecordScanOptions,
@@ -221,6 +235,13 @@ export {
   recordScanStart,
   type ScanAttempt,
 } from "./scanner/record-scan.ts";
+export {
+  type RescoreOptions,
+  type RescoreSelection,
+  type RescoreSummary,
+  rescoreScans,
+} from "./scanner/rescore.ts";
+export { RUBRIC_VERSION, RUBRIC_VERSIONS } from "./scanner/rubric-version.ts";
 export { failedOutcome, type ScanOutcome, type ScanTarget } from "./scanner/scan-outcome.ts";
 export { scanTargets, type TargetQuery } from "./scanner/scan-targets.ts";
 export type { ProbeResult } from "./scanner/scheduler/availability-probes.ts";
@@ -265,6 +286,18 @@ export {
   type SubScoreName,
 } from "./scores/catalogue.ts";
 export { deriveScores, type ScoreMap } from "./scores/derive.ts";
+export {
+  ALL_PROFILES,
+  canonicalProfile,
+  PART_MEASURES,
+  PROFILE_BOUND_SCORES,
+  PROFILE_PART_NAMES,
+  PROFILE_PARTS,
+  type ProfilePart,
+  type ProfilePartName,
+  profileOf,
+  UNKNOWN_PROFILE,
+} from "./scores/profile.ts";
 // Time: the contract's timestamp forms and the injectable clock.
 // SHA-256, synchronous and runtime-neutral (cursor digests of the HTTP layer).
 export { sha256Hex } from "./text/sha256.ts";

@@ -1,10 +1,11 @@
 import { RANKING_SORTS, type RankingSort } from "../../lib/scores/catalogue.ts";
 import { api } from "../api.ts";
-import { type Column, h, table, uniLink } from "../dom.ts";
+import { type Column, h, link, table, uniLink } from "../dom.ts";
 import { downloads } from "../download.ts";
 import { countryName, fmt } from "../format.ts";
 import { inSentence, isRankingSort, RANKING_SORT_NAMES, sortLabel } from "../labels.ts";
-import type { CountryCount, PageMeta, RankingEntry, University } from "../types.ts";
+import { profileText } from "../profiles.ts";
+import type { CountryCount, PageMeta, RankingEntry, RankingMeta, University } from "../types.ts";
 import { field, input, pager, type Query, select, stateForm, whole } from "./forms.ts";
 
 /** The composite a ranking row carries for each sort. */
@@ -31,6 +32,50 @@ export function countryOptions(counts: CountryCount[], all: string): [string, st
   ];
 }
 
+/**
+ * Which universities the ranking holds (like with like, docs/scores.md): those measured the same way, and links
+ * to the others' rankings; or, for every profile, that they were measured differently.
+ */
+function profileNote(q: Query, meta: RankingMeta): HTMLElement {
+  const to = (p: string) => {
+    const next = new URLSearchParams(q);
+    next.set("profile", p);
+    next.delete("page");
+    return `#/rankings?${next}`;
+  };
+  const how = link("#/methodology", "how");
+  const others = Object.entries(meta.profiles).filter(([p]) => p !== meta.profile);
+  const count = (n: number) => `${n.toLocaleString("en")} universit${n === 1 ? "y" : "ies"}`;
+  if (meta.profile === null) {
+    return h(
+      "p",
+      { id: "profile-note" },
+      "Every profile together: universities measured in different ways stand side by side (",
+      how,
+      ").",
+    );
+  }
+  return h(
+    "p",
+    { id: "profile-note" },
+    `Ranked among universities measured the same way: ${profileText(meta.profile)} (`,
+    how,
+    ").",
+    ...(others.length === 0
+      ? []
+      : [
+          " Measured otherwise: ",
+          ...others.flatMap(([p, n], i) => [
+            i > 0 ? " · " : "",
+            link(to(p), `${profileText(p)} (${count(n)})`),
+          ]),
+          " · ",
+          link(to("all"), "all together"),
+          ".",
+        ]),
+  );
+}
+
 export async function rankings(q: Query): Promise<HTMLElement[]> {
   const page = whole(q, "page", 1);
   const limit = [20, 50, 100].includes(Number(q.get("limit"))) ? Number(q.get("limit")) : 50;
@@ -40,12 +85,14 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
   const country = (q.get("country") ?? "").toUpperCase();
   const min = q.get("min_score") ?? "";
   const max = q.get("max_score") ?? "";
+  const profile = q.get("profile") ?? "";
   const filters: Record<string, string | number> = { page, limit, sort };
+  if (profile) filters.profile = profile;
   if (country) filters.country = country;
   if (min) filters.min_score = min;
   if (max) filters.max_score = max;
   const [{ data, meta }, countries, found] = await Promise.all([
-    api<RankingEntry[], PageMeta>("/rankings", filters),
+    api<RankingEntry[], RankingMeta>("/rankings", filters),
     api<CountryCount[]>("/countries"),
     search ? api<University[], PageMeta>("/universities", { search, country, limit: 20 }) : null,
   ]);
@@ -100,7 +147,9 @@ export async function rankings(q: Query): Promise<HTMLElement[]> {
         field("Page", input("page", String(page), { type: "number", min: "1", inputmode: "numeric" })),
       ],
       "Rankings: sort, filters, search and paging",
+      ["profile"],
     ),
+    profileNote(q, meta),
     ...matches,
     table(
       `Universities by ${inSentence(RANKING_SORTS[sort])}${where}, page ${meta.page} (${meta.total.toLocaleString("en")} ranked)`,

@@ -7,6 +7,7 @@ import { h, link, table } from "../dom.ts";
 import { countryName, fmt, ordinal } from "../format.ts";
 import { findGrade } from "../grade.ts";
 import { HEADLINE_SCORES, scoreLabel } from "../labels.ts";
+import { profileText } from "../profiles.ts";
 import type { PageMeta, ScanDetail, ScanHistoryEntry, UniversityRanking, UniversityV2 } from "../types.ts";
 import { evidenceSection } from "./evidence.ts";
 
@@ -25,18 +26,24 @@ const day = (iso: string) => iso.slice(0, 10);
 /** "Ranked 12th of 466 overall and 3rd of 30 in NL", each part a link to that ranking. */
 export function rankLine(r: UniversityRanking): HTMLElement {
   const page = (rank: number) => Math.ceil(rank / 50);
+  const profile = `&profile=${encodeURIComponent(r.profile)}`;
   return h(
     "p",
     { class: "rank", id: "rank" },
     "Ranked ",
-    link(`#/rankings?page=${page(r.rank)}`, `${ordinal(r.rank)} of ${r.total.toLocaleString("en")} overall`),
+    link(
+      `#/rankings?page=${page(r.rank)}${profile}`,
+      `${ordinal(r.rank)} of ${r.total.toLocaleString("en")} overall`,
+    ),
     " and ",
     link(
-      `#/rankings?country=${r.country}&page=${page(r.country_rank)}`,
+      `#/rankings?country=${r.country}&page=${page(r.country_rank)}${profile}`,
       `${ordinal(r.country_rank)} of ${r.country_total.toLocaleString("en")} in ${r.country}`,
     ),
     h("span", { class: "visually-hidden" }, ` (${countryName(r.country)})`),
-    ", by overall score.",
+    ", by overall score, among universities measured the same way: ",
+    link("#/methodology", profileText(r.profile)),
+    ".",
   );
 }
 

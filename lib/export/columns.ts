@@ -58,6 +58,18 @@ export const EXPORT_SCAN_COLUMNS: readonly ExportColumn[] = [
   col("status", "text", false, "pending, running, completed or failed"),
   col("started_at", "timestamp", true, "When the scan started, ISO 8601 with offset"),
   col("completed_at", "timestamp", true, "When the scan completed (or failed), ISO 8601 with offset"),
+  col(
+    "profile",
+    "text",
+    false,
+    "The measurement parts that made its scores, comma-separated (site,availability,browser,openalex,wikidata,greenweb), or unknown",
+  ),
+  col(
+    "rubric_version",
+    "integer",
+    true,
+    "The version of unirank's rubrics that scored it; empty when they did not",
+  ),
   ...SCORE_COLUMNS,
 ];
 

@@ -45,6 +45,8 @@ export async function copyData(
           status: s.status,
           started_at: s.started_at,
           completed_at: s.completed_at,
+          profile: s.profile,
+          rubric_version: s.rubric_version,
         };
         for (const name of SCORE_NAMES) row[name] = s[name];
         return row as Insertable<Database["scans"]>;

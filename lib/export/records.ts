@@ -25,6 +25,8 @@ export function scanLine(s: ScanRow): string {
   };
   if (s.started_at !== null) record.started_at = s.started_at;
   if (s.completed_at !== null) record.completed_at = s.completed_at;
+  record.profile = s.profile;
+  if (s.rubric_version !== null) record.rubric_version = s.rubric_version;
   for (const name of SCORE_NAMES) {
     const v = s[name];
     if (v !== null) record[name] = v;

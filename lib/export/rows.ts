@@ -40,6 +40,8 @@ export type ScanRow = {
   status: ScanStatus;
   started_at: string | null;
   completed_at: string | null;
+  profile: string;
+  rubric_version: number | null;
   /** The evidence as stored (JSON text), when asked for. */
   evidence?: string | null;
 } & Record<ScoreName, number | null>;
@@ -125,6 +127,8 @@ export async function* scanBatches(
         "scans.status",
         "scans.started_at",
         "scans.completed_at",
+        "scans.profile",
+        "scans.rubric_version",
         ...SCORE_NAMES.map((n) => `scans.${n}` as const),
       ])
       .where("scans.id", ">", after)
@@ -152,6 +156,8 @@ export async function* scanBatches(
         status: r.status,
         started_at: r.started_at ?? null,
         completed_at: r.completed_at ?? null,
+        profile: r.profile,
+        rubric_version: r.rubric_version == null ? null : Number(r.rubric_version),
       };
       scoresOf(r, out);
       if (options.evidence) out.evidence = r.evidence ?? null;

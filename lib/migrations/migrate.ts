@@ -9,6 +9,7 @@ import * as scanCount from "./006-scan-count.ts";
 import * as dataTriggers from "./007-data-triggers.ts";
 import * as scanEvidence from "./008-scan-evidence.ts";
 import * as scanClaims from "./009-scan-claims.ts";
+import * as scanProfile from "./010-scan-profile.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -21,6 +22,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   "007-data-triggers": dataTriggers,
   "008-scan-evidence": scanEvidence,
   "009-scan-claims": scanClaims,
+  "010-scan-profile": scanProfile,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -1,5 +1,6 @@
 import { type Static, Type } from "@sinclair/typebox";
 import { CATEGORY_NAMES, RANKED_SCORES, RANKING_SORTS } from "../scores/catalogue.ts";
+import { PROFILE_PART_NAMES } from "../scores/profile.ts";
 import { Country, Id, Limit, Page, Search, StringEnum } from "./types.ts";
 
 /** Parameter schemas of every operation: they validate requests and describe them in OpenAPI and /schema. */
@@ -22,6 +23,18 @@ export const ListUniversitiesParams = Type.Object({
 });
 export type ListUniversitiesParams = Static<typeof ListUniversitiesParams>;
 
+const PART = `(?:${PROFILE_PART_NAMES.join("|")})`;
+
+/** `profile`: which profile a ranked list holds (docs/scores.md). */
+export const ProfileParam = Type.String({
+  pattern: `^(?:all|unknown|${PART}(?:,${PART})*)$`,
+  description:
+    "The profile to rank: the measurement parts of the scans, comma-separated (`site,browser`), `unknown`, or " +
+    "`all` for every profile. Default: the main profile (the most universities') for overall and composites, " +
+    "every profile for a sub-score",
+  examples: ["site,availability,browser", "all"],
+});
+
 const Score = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 
 export const RankingsParams = Type.Object({
@@ -36,6 +49,7 @@ export const RankingsParams = Type.Object({
       description: "Score to rank by",
     }),
   ),
+  profile: Type.Optional(ProfileParam),
 });
 export type RankingsParams = Static<typeof RankingsParams>;
 
@@ -58,7 +72,10 @@ export const CategoryParams = Type.Object({
   category: StringEnum(CATEGORY_NAMES, { description: "Leaderboard category" }),
 });
 
-export const LeaderboardParams = Type.Object({ limit: Type.Optional(Limit(10)) });
+export const LeaderboardParams = Type.Object({
+  limit: Type.Optional(Limit(10)),
+  profile: Type.Optional(ProfileParam),
+});
 export type LeaderboardParams = Static<typeof LeaderboardParams>;
 
 export const RegressionsParams = Type.Object({
@@ -95,5 +112,6 @@ export const DistributionParams = Type.Object({
   bins: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Equal bins over 0..100" }),
   ),
+  profile: Type.Optional(ProfileParam),
 });
 export type DistributionParams = Static<typeof DistributionParams>;

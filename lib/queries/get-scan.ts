@@ -13,6 +13,10 @@ export interface ScanDetail {
   status: ScanStatus;
   started_at: string | null;
   completed_at: string | null;
+  /** The measurement parts that made its scores, or `unknown` (docs/scores.md). */
+  profile: string;
+  /** The version of unirank's rubrics that scored it; null when they did not (docs/scanner.md). */
+  rubric_version: number | null;
   /** Every score, in catalogue order; null unless the scan is completed. */
   scores: Scores | null;
   /** Observations and per-check points (`unirank scan`), or what an imported record carried; null without. */
@@ -29,6 +33,8 @@ export async function getScan(db: DB, id: number): Promise<ScanDetail> {
       "s.status",
       "s.started_at",
       "s.completed_at",
+      "s.profile",
+      "s.rubric_version",
       "u.id as university_id",
       "u.domain",
       "u.name",
@@ -50,6 +56,8 @@ export async function getScan(db: DB, id: number): Promise<ScanDetail> {
     status: row.status,
     started_at: row.started_at ?? null,
     completed_at: row.completed_at ?? null,
+    profile: row.profile,
+    rubric_version: row.rubric_version == null ? null : Number(row.rubric_version),
     scores: row.status === "completed" ? pickScores(row as Record<string, unknown>) : null,
     evidence,
   };

@@ -1,6 +1,7 @@
 import type { LeaderboardParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { CATEGORIES, type Category } from "../scores/catalogue.ts";
+import { chooseProfile } from "./profiles.ts";
 import { type RankedRow, rankPage } from "./rank.ts";
 import { rankedDetailsOf } from "./ranked-details.ts";
 import type { LeaderboardEntry, LeaderboardMeta } from "./response-schemas.ts";
@@ -20,13 +21,15 @@ export async function leaderboardPage(
 ): Promise<{ rows: RankedRow[]; meta: LeaderboardMeta }> {
   const { limit = 10 } = params;
   const score = CATEGORIES[category];
-  const { rows, total } = await rankPage(db, { score, page: 1, limit });
-  return { rows, meta: { category, score, limit, total } };
+  const choice = await chooseProfile(db, score, params.profile);
+  const { rows, total } = await rankPage(db, { score, profile: choice.profile, page: 1, limit });
+  return { rows, meta: { category, score, limit, total, ...choice } };
 }
 
 /**
  * Top universities of one category by the category's score in their latest completed scan: competition
- * rank (1, 2, 2, 4), ties by university id; universities whose score is not measured are absent.
+ * rank (1, 2, 2, 4), ties by university id; universities whose score is not measured are absent. A category of
+ * overall or a composite ranks one profile (the main one unless `profile` says otherwise; docs/scores.md).
  */
 export async function leaderboard(
   db: DB,

@@ -11,6 +11,8 @@ import { pageOffset } from "./shapes.ts";
 export interface RankQuery {
   score: RankedScoreName;
   country?: string | undefined;
+  /** Only universities whose latest scan has this profile; every one when null or absent. */
+  profile?: string | null | undefined;
   /** Inclusive window of the ranking; ranks keep their numbers. */
   min?: number | undefined;
   max?: number | undefined;
@@ -31,7 +33,7 @@ export interface RankedRow {
  * and a slice instead of a count and an OFFSET walk over the whole index (O(offset) per request).
  */
 export interface Ranking {
-  /** The score and country it ranks (`score\u0000country`). */
+  /** The score, country and profile it ranks (`score\u0000country\u0000profile`). */
   key: string;
   ids: Int32Array;
   scores: Float64Array;
@@ -42,12 +44,13 @@ export interface Ranking {
 const MAX_ENTRIES = 1_500_000;
 
 async function buildRanking(db: DB, key: string): Promise<Ranking> {
-  const [score, country] = key.split("\u0000") as [RankedScoreName, string];
+  const [score, country, profile] = key.split("\u0000") as [RankedScoreName, string, string];
   let q = db
     .selectFrom("latest_scans")
     .select(["university_id", sql<number>`${sql.ref(score)}`.as("score")])
     .where(score, "is not", null);
   if (country !== "") q = q.where("country", "=", country);
+  if (profile !== "") q = q.where("profile", "=", profile);
   const rows = await q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
   const n = rows.length;
   const ranking: Ranking = {
@@ -66,17 +69,24 @@ async function buildRanking(db: DB, key: string): Promise<Ranking> {
   return ranking;
 }
 
-/** The ranking of a score (in a country), built at most once per data generation. */
+/** The ranking of a score (in a country, of a profile), built at most once per data generation. */
 const rankingMemo = generationMemo(buildRanking, {
   weight: (r) => r.ids.length,
   maxWeight: MAX_ENTRIES,
 });
-export const rankingKey = (score: RankedScoreName, country: string | undefined): string =>
-  `${score}\u0000${country ?? ""}`;
+export const rankingKey = (
+  score: RankedScoreName,
+  country: string | undefined,
+  profile?: string | null | undefined,
+): string => `${score}\u0000${country ?? ""}\u0000${profile ?? ""}`;
 
-/** The current ranking of a score (in a country), built at most once per data generation. */
-export const rankingOf = (db: DB, score: RankedScoreName, country: string | undefined): Promise<Ranking> =>
-  rankingMemo(db, rankingKey(score, country));
+/** The current ranking of a score (in a country, of a profile), built at most once per data generation. */
+export const rankingOf = (
+  db: DB,
+  score: RankedScoreName,
+  country: string | undefined,
+  profile?: string | null | undefined,
+): Promise<Ranking> => rankingMemo(db, rankingKey(score, country, profile));
 
 /** First position whose score is at most `bound` (`strict`: below it), in a descending array. */
 function firstAtMost(scores: Float64Array, bound: number, strict: boolean): number {
@@ -103,7 +113,7 @@ export function windowOf(
 }
 
 export async function rankPage(db: DB, q: RankQuery): Promise<{ rows: RankedRow[]; total: number }> {
-  const ranking = await rankingOf(db, q.score, q.country);
+  const ranking = await rankingOf(db, q.score, q.country, q.profile);
   const [start, end] = windowOf(ranking, q.min, q.max);
   const total = Math.max(0, end - start);
   const offset = pageOffset(q.page, q.limit);
@@ -137,7 +147,7 @@ function positionOf(ranking: Ranking, value: number, id: number): number {
 }
 
 /**
- * Where a university stands in the ranking of a score (in a country), given its value of that score (the
+ * Where a university stands in the ranking of a score (in a country, of a profile), given its value of that score (the
  * ranking is searched by value and id, not walked); null when it is not ranked there. A value from another data
  * generation than the ranking's falls back to a walk of the ranking.
  */
@@ -147,8 +157,9 @@ export async function rankPosition(
   country: string | undefined,
   universityId: number,
   value: number,
+  profile?: string | null,
 ): Promise<RankPosition | null> {
-  const ranking = await rankingOf(db, score, country);
+  const ranking = await rankingOf(db, score, country, profile);
   let i = positionOf(ranking, value, universityId);
   if (i < 0) i = ranking.ids.indexOf(universityId);
   return i < 0 ? null : { rank: ranking.ranks[i]!, total: ranking.ids.length };

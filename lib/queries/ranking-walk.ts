@@ -6,6 +6,8 @@ import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 export interface RankingWalkQuery {
   score: RankedScoreName;
   country?: string | undefined;
+  /** Only universities whose latest scan has this profile; every one when null or absent. */
+  profile?: string | null | undefined;
   min?: number | undefined;
   max?: number | undefined;
 }
@@ -35,8 +37,8 @@ export async function walkRanking(
   const resumed = await pins.resume(
     db,
     from,
-    rankingKey(q.score, q.country),
-    () => rankingOf(db, q.score, q.country),
+    rankingKey(q.score, q.country, q.profile),
+    () => rankingOf(db, q.score, q.country, q.profile),
     positionAfter,
   );
   const ranking = resumed.order;

@@ -2,6 +2,7 @@ import { invalidParameter } from "../errors.ts";
 import type { RankingsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKING_SORTS } from "../scores/catalogue.ts";
+import { chooseProfile, type ProfileChoice } from "./profiles.ts";
 import { type RankedRow, rankPage } from "./rank.ts";
 import { rankedDetailsOf } from "./ranked-details.ts";
 import type { RankingEntry } from "./response-schemas.ts";
@@ -19,30 +20,40 @@ export function checkScoreWindow(min: number | undefined, max: number | undefine
   }
 }
 
+/** A ranking page's meta: the page, and the profile ranked with the universities per profile. */
+export type RankingMeta = PageMeta & ProfileChoice;
+
 /** One page of a ranking as ranks and university ids, with its meta; `rankings` adds each university's details. */
 export async function rankingPage(
   db: DB,
   params: RankingsParams = {},
-): Promise<{ rows: RankedRow[]; meta: PageMeta }> {
+): Promise<{ rows: RankedRow[]; meta: RankingMeta }> {
   const { page = 1, limit = 50, country, min_score, max_score, sort = "overall" } = params;
   checkScoreWindow(min_score, max_score);
+  const score = RANKING_SORTS[sort];
+  const choice = await chooseProfile(db, score, params.profile);
   const { rows, total } = await rankPage(db, {
-    score: RANKING_SORTS[sort],
+    score,
     country: country?.toUpperCase(),
+    profile: choice.profile,
     min: min_score,
     max: max_score,
     page,
     limit,
   });
-  return { rows, meta: { page, limit, total } };
+  return { rows, meta: { page, limit, total, ...choice } };
 }
 
 /**
- * Rankings from each university's latest completed scan. `rank` is the competition rank among universities
- * matching `country`; `min_score`/`max_score` select a window without renumbering; `meta.total` counts the window.
+ * Rankings from each university's latest completed scan, of one profile (the main one unless `profile` says
+ * otherwise; docs/scores.md). `rank` is the competition rank among universities matching `country` and the
+ * profile; `min_score`/`max_score` select a window without renumbering; `meta.total` counts the window.
  * A university whose details vanished between the ranking and their read (a concurrent write) is left out.
  */
-export async function rankings(db: DB, params: RankingsParams = {}): Promise<Paged<RankingEntry>> {
+export async function rankings(
+  db: DB,
+  params: RankingsParams = {},
+): Promise<Paged<RankingEntry, RankingMeta>> {
   const { rows, meta } = await rankingPage(db, params);
   const details = await rankedDetailsOf(
     db,

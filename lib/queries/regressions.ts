@@ -5,6 +5,7 @@ import { prepared } from "../db/prepared.ts";
 import type { RegressionsParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { CATEGORIES, CATEGORY_NAMES, type Category } from "../scores/catalogue.ts";
+import { PROFILE_BOUND_SCORES } from "../scores/profile.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import type { UniversityRef } from "./get-scan.ts";
 
@@ -68,6 +69,7 @@ async function buildDeclines(db: DB, category: string): Promise<Declines> {
     select l.university_id, l.completed_at, ${dropTenths} as drop_tenths
     from latest_scans l
     where l.previous_scan_id is not null and ${cur} is not null and ${prev} is not null and ${dropTenths} >= 1
+      ${PROFILE_BOUND_SCORES.has(score) ? sql`and l.profile = l.prev_profile` : sql``}
     order by drop_tenths desc, l.university_id asc`.execute(db);
   const n = rows.rows.length;
   const declines: Declines = { ids: new Int32Array(n), drops: new Int32Array(n), completed: new Array(n) };
@@ -166,6 +168,7 @@ export function regressionsWindow(
  * A drop is measured to one decimal (as scores are shown) and must be positive, so `min_drop=0` lists every
  * decline but no unchanged score. When either scan did not measure the score, there is no drop to report and
  * the university is left out; a university with a single completed scan has no previous one and is left out.
+ * Overall and the composites compare like with like: two scans of different profiles are left out.
  */
 export async function regressions(
   db: DB,

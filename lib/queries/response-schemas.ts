@@ -57,10 +57,16 @@ export const UniversityListSchema = Type.Array(UniversitySchema);
 export const UniversityRankingSchema = Type.Object(
   {
     score: Type.Literal("overall_score", { description: "The score ranked by" }),
-    rank: Int("Competition rank among every ranked university, as `/rankings` numbers it"),
+    profile: Type.String({
+      description:
+        "The profile of the university's latest scan: it is ranked among universities measured the same way, as `/rankings?profile=` ranks them (docs/scores.md)",
+    }),
+    rank: Int(
+      "Competition rank among the ranked universities of its profile, as `/rankings?profile=` numbers it",
+    ),
     total: Int("Universities in that ranking"),
     country: Type.String({ description: "ISO 3166-1 alpha-2, upper case" }),
-    country_rank: Int("Competition rank within the country, as `/rankings?country=` numbers it"),
+    country_rank: Int("Competition rank within the country, as `/rankings?country=&profile=` numbers it"),
     country_total: Int("Universities ranked in the country"),
   },
   { description: "Where the university stands by overall score; null when it is not ranked" },
@@ -210,6 +216,20 @@ export const HealthSchema = Type.Object(
   { additionalProperties: true },
 );
 
+/** What made a scan's scores: its profile and rubric version. */
+export const ScanOriginSchema = Type.Object({
+  profile: Type.String({
+    description:
+      "The measurement parts that made its scores, comma-separated (`site,availability,browser`), or `unknown` " +
+      "for scores unirank did not measure itself (docs/scores.md)",
+    examples: ["site,availability,browser,openalex,wikidata,greenweb"],
+  }),
+  rubric_version: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+    description:
+      "The version of unirank's rubrics that scored it (docs/scanner.md); null when they did not (an import that names none)",
+  }),
+});
+
 export const ScanStatusSchema = StringEnum(["pending", "running", "completed", "failed"] as const);
 
 export const ScanDetailSchema = Type.Object({
@@ -218,6 +238,7 @@ export const ScanDetailSchema = Type.Object({
   status: ScanStatusSchema,
   started_at: NullableTimestamp(),
   completed_at: NullableTimestamp(),
+  ...ScanOriginSchema.properties,
   scores: Type.Union([ScoresSchema, Type.Null()], { description: "null unless the scan is completed" }),
   evidence: Type.Union([ScanEvidenceSchema, Type.Null()], {
     description:
@@ -229,6 +250,7 @@ export const ScanSummarySchema = Type.Object({
   id: Int("Scan id"),
   university: UniversityRefSchema,
   completed_at: Timestamp(),
+  ...ScanOriginSchema.properties,
 });
 
 const CheckSideSchema = Type.Union(
@@ -296,11 +318,32 @@ export const LeaderboardEntrySchema = Type.Object({
 });
 export const LeaderboardSchema = Type.Array(LeaderboardEntrySchema);
 
+/** What a ranked list says of profiles (docs/scores.md). */
+export const ProfileMetaSchema = {
+  profile: Type.Union([Type.String(), Type.Null()], {
+    description:
+      "The profile ranked (docs/scores.md): by default the main profile for overall and composites; null when " +
+      "every profile is ranked (sub-scores, or `profile=all`)",
+  }),
+  profiles: Type.Record(Type.String(), Type.Integer(), {
+    description: "Universities per profile of their latest completed scan, the main profile first",
+  }),
+};
+
 export const LeaderboardMetaSchema = Type.Object({
   category: CategorySchema,
   score: ScoreNameSchema,
   limit: Int(),
   total: Int("Universities ranked in this category"),
+  ...ProfileMetaSchema,
+});
+
+/** v2 rankings' meta: the page, and the profile ranked with the universities per profile. */
+export const RankingMetaSchema = Type.Object({
+  page: Int("Page number, from 1"),
+  limit: Int("Entries per page"),
+  total: Int("Entries over all pages"),
+  ...ProfileMetaSchema,
 });
 
 const ScanPoint = Type.Object({ scan_id: Int(), completed_at: Timestamp(), score: ScoreValue() });

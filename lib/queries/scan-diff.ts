@@ -11,6 +11,8 @@ export interface ScanSummary {
   id: number;
   university: UniversityRef;
   completed_at: string;
+  profile: string;
+  rubric_version: number | null;
 }
 
 export interface ScoreChange {
@@ -129,6 +131,8 @@ export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff
     id: s.id,
     university: s.university,
     completed_at: s.completed_at ?? "",
+    profile: s.profile,
+    rubric_version: s.rubric_version,
   });
   return {
     a: brief(left),

@@ -2,11 +2,15 @@ import { type Static, Type } from "@sinclair/typebox";
 import type { DB } from "../schema/database.ts";
 import { RANKED_SCORES, type RankedScoreName } from "../scores/catalogue.ts";
 import { round1 } from "../scores/derive.ts";
+import { chooseProfile } from "./profiles.ts";
+import { ProfileMetaSchema } from "./response-schemas.ts";
 
 export interface ScoreDistributionInput {
   score?: RankedScoreName;
   country?: string;
   bins?: number;
+  /** As for rankings: the main profile for overall and composites by default, `all` for every profile. */
+  profile?: string;
 }
 
 export interface DistributionBin {
@@ -35,6 +39,7 @@ export const DistributionMetaSchema = Type.Object({
   }),
   mean: Type.Union([Type.Number(), Type.Null()], { description: "Mean, one decimal; null when none" }),
   median: Type.Union([Type.Number(), Type.Null()], { description: "Median, one decimal; null when none" }),
+  ...ProfileMetaSchema,
 });
 export type DistributionMeta = Static<typeof DistributionMetaSchema>;
 
@@ -60,15 +65,18 @@ export function binOf(value: number, bounds: readonly number[]): number {
 
 /**
  * How the latest completed scans of universities (optionally of one country) spread over `bins` equal bins of
- * one score, with the mean and median. Scores are those a ranking or leaderboard can sort by.
+ * one score, with the mean and median. Scores are those a ranking or leaderboard can sort by; the universities
+ * are those that ranking would hold (one profile for overall and the composites, docs/scores.md).
  */
 export async function scoreDistribution(db: DB, input: ScoreDistributionInput = {}) {
   const score = input.score ?? "overall_score";
   if (!RANKED_SCORES.includes(score)) throw new Error(`not a ranked score: ${score}`);
   const bins = input.bins ?? 10;
   const country = input.country ? input.country.toUpperCase() : null;
+  const choice = await chooseProfile(db, score, input.profile);
   let query = db.selectFrom("latest_scans").select(`${score} as v` as "overall_score as v");
   if (country) query = query.where("country", "=", country);
+  if (choice.profile !== null) query = query.where("profile", "=", choice.profile);
   const rows = await query.execute();
   const bounds = binBounds(bins);
   const counts = new Array<number>(bins).fill(0);
@@ -93,7 +101,7 @@ export async function scoreDistribution(db: DB, input: ScoreDistributionInput = 
   }));
   return {
     data,
-    meta: { score, country, bins, measured: n, not_measured: rows.length - n, mean, median },
+    meta: { score, country, bins, measured: n, not_measured: rows.length - n, mean, median, ...choice },
   };
 }
 

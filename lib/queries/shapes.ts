@@ -21,9 +21,9 @@ export interface PageMeta {
   total: number;
 }
 
-export interface Paged<T> {
+export interface Paged<T, M extends PageMeta = PageMeta> {
   data: T[];
-  meta: PageMeta;
+  meta: M;
 }
 
 export const UNIVERSITY_COLUMNS = ["id", "domain", "name", "country", "created_at"] as const;

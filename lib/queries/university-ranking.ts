@@ -4,6 +4,8 @@ import { rankPosition } from "./rank.ts";
 /** Where a university stands by overall score: among all ranked universities and within its country. */
 export interface UniversityRanking {
   score: "overall_score";
+  /** The profile of the university's latest scan: it is ranked among the universities measured the same way. */
+  profile: string;
   rank: number;
   total: number;
   country: string;
@@ -12,9 +14,10 @@ export interface UniversityRanking {
 }
 
 /**
- * The university's overall rank, as `/rankings` numbers it (competition rank over every latest completed scan
- * that measures the overall score), and its rank in its country; null when it is not ranked. Takes the
- * university as `getUniversity` answers it (its latest scan's overall score finds it in the ranking).
+ * The university's overall rank, as `/rankings?profile=` numbers it for the profile of its latest scan (competition
+ * rank over the latest completed scans of that profile that measure the overall score: like with like,
+ * docs/scores.md), and its rank in its country; null when it is not ranked. Takes the university as
+ * `getUniversity` answers it (its latest scan's overall score finds it in the ranking).
  */
 export async function universityRanking(
   db: DB,
@@ -22,13 +25,21 @@ export async function universityRanking(
 ): Promise<UniversityRanking | null> {
   const value = university.latest_scan?.overall_score;
   if (value == null) return null;
+  const latest = await db
+    .selectFrom("latest_scans")
+    .select("profile")
+    .where("university_id", "=", university.id)
+    .executeTakeFirst();
+  if (!latest) return null;
+  const { profile } = latest;
   const [all, country] = await Promise.all([
-    rankPosition(db, "overall_score", undefined, university.id, value),
-    rankPosition(db, "overall_score", university.country, university.id, value),
+    rankPosition(db, "overall_score", undefined, university.id, value, profile),
+    rankPosition(db, "overall_score", university.country, university.id, value, profile),
   ]);
   if (!all || !country) return null;
   return {
     score: "overall_score",
+    profile,
     rank: all.rank,
     total: all.total,
     country: university.country,

@@ -1,8 +1,8 @@
 import type { ScoredPart } from "../scores/check-points.ts";
-import { checkTable, earned } from "./check-table.ts";
 import { discoverDmarc } from "./dmarc.ts";
 import type { Observations } from "./observations.ts";
-import { scoredFrom } from "./points.ts";
+import { checkTable, earned } from "./rubric/check-table.ts";
+import { scoredFrom } from "./rubric/points.ts";
 import { evaluateSpfPolicy, runSpf, type SpfAnswer, type SpfEvaluation, spfRecords } from "./spf.ts";
 
 export const SPF_CHECKS = checkTable("email_spf_score", "rfc7208", {

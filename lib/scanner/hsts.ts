@@ -1,7 +1,7 @@
 import type { ScoredPart } from "../scores/check-points.ts";
-import { checkTable, earned } from "./check-table.ts";
 import type { Observations } from "./observations.ts";
-import { scoredFrom } from "./points.ts";
+import { checkTable, earned } from "./rubric/check-table.ts";
+import { scoredFrom } from "./rubric/points.ts";
 
 const S = "tech_hsts_score" as const;
 /** Six months as the HTTP Observatory counts them (180 days). */

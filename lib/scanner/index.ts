@@ -6,16 +6,21 @@
  */
 
 export type { CheckPoints, ScoredPart } from "../scores/check-points.ts";
+// A scan's profile: the measurement parts that ran (docs/scores.md).
+export { PART_MEASURES, type ProfilePartName, profileOf } from "../scores/profile.ts";
 // The browser's observations and rubrics (speed, Core Web Vitals, mobile, accessibility).
-export { AXE_TAGS, scoreAccessibility } from "./browser/accessibility-rubric.ts";
+export { ACCESSIBILITY_CHECKS, AXE_TAGS, scoreAccessibility } from "./browser/accessibility-rubric.ts";
 export { type LogNormalCurve, logNormalScore } from "./browser/log-normal.ts";
-export { parseViewport, scoreMobileFriendly, wellSizedTargets } from "./browser/mobile-rubric.ts";
+export {
+  MOBILE_CHECKS,
+  parseViewport,
+  scoreMobileFriendly,
+  wellSizedTargets,
+} from "./browser/mobile-rubric.ts";
 export { AxeRuleOutcome, BrowserObservations, MobileLayout, PageTimings } from "./browser/observations.ts";
 export { BROWSER_SCORES, scoreBrowserObservations } from "./browser/rubric.ts";
-export { type FormFactor, scoreSpeed } from "./browser/speed-rubric.ts";
-export { scoreWebVitals } from "./browser/web-vitals-rubric.ts";
-// The check tables: every check's id, sub-score, maximum, what earns it and the reference it follows.
-export { type CheckDefinition, checkTable, earned, REFERENCES, type ReferenceId } from "./check-table.ts";
+export { type FormFactor, SPEED_CHECKS, scoreSpeed } from "./browser/speed-rubric.ts";
+export { CWV_CHECKS, scoreWebVitals } from "./browser/web-vitals-rubric.ts";
 // The references' own parsers and tests, as unirank implements them (docs/scanner.md).
 export { CspSyntaxError, type ParsedCsp, parseCsp, parseCspMeta, splitPolicies } from "./csp-parser.ts";
 export {
@@ -39,7 +44,14 @@ export {
   spfPolicy,
 } from "./email.ts";
 // The evidence a scan keeps, and how it is cut to fit the writer's cap.
-export { CheckPointsSchema, fitEvidence, type ScanEvidence, ScanEvidenceSchema } from "./evidence.ts";
+export {
+  CheckPointsSchema,
+  fitEvidence,
+  type PartObservations,
+  PartObservationsSchema,
+  type ScanEvidence,
+  ScanEvidenceSchema,
+} from "./evidence.ts";
 export {
   HSTS_CHECKS,
   HSTS_ONE_YEAR,
@@ -65,6 +77,14 @@ export {
   scoreVideo,
   VIDEO_CHECKS,
 } from "./links.ts";
+// The methodology (every check, composites, profiles), re-scoring stored evidence, the rubric version.
+export {
+  type Methodology,
+  MethodologySchema,
+  methodology,
+  PROFILE_RULE,
+  RUBRIC_CHECKS,
+} from "./methodology.ts";
 // What a scan observes.
 export {
   type Availability,
@@ -111,6 +131,16 @@ export {
 export { PAGE_WEIGHT_CHECKS, scorePageWeight } from "./page-weight.ts";
 // A measurement part (a browser, an open index): what it is given, and the points helpers it scores with.
 export type { PartContext, ScanPart } from "./part.ts";
+export { type Rescored, rescoreEvidence } from "./rescore-evidence.ts";
+// The check tables: every check's id, sub-score, maximum, what earns it and the reference it follows.
+export {
+  type CheckDefinition,
+  type CheckListing,
+  checkTable,
+  earned,
+  REFERENCES,
+  type ReferenceId,
+} from "./rubric/check-table.ts";
 export {
   check,
   mergeParts,
@@ -119,7 +149,8 @@ export {
   tiered,
   unmeasured,
   unmeasuredPart,
-} from "./points.ts";
+} from "./rubric/points.ts";
+export { RUBRIC_VERSION, RUBRIC_VERSIONS } from "./rubric-version.ts";
 // One scan: its target and outcome.
 export { failedOutcome, type ScanOutcome, type ScanTarget } from "./scan-outcome.ts";
 export { completeScores, OWN_SITE_CHECKS, scoreObservations } from "./score-observations.ts";
@@ -134,9 +165,10 @@ export {
 export { SEO_CHECKS, scoreSeo } from "./seo.ts";
 export { SITEMAP_CHECKS, scoreSitemap, scoreWebSize, WEB_SIZE_CHECKS } from "./sitemap.ts";
 // The open indexes' answers and rubrics (Green Web Foundation, OpenAlex, Wikidata).
-export { GreenCheck, scoreGreenCheck } from "./sources/greenweb.ts";
+export { GREEN_HOSTING_CHECKS, GreenCheck, scoreGreenCheck } from "./sources/greenweb.ts";
 export { sameSite, siteHost } from "./sources/host-match.ts";
 export {
+  OPENALEX_CHECKS,
   OpenAlexCount,
   OpenAlexInstitutionList,
   OpenAlexObservations,
@@ -147,6 +179,7 @@ export {
 export {
   pickItem,
   scoreWikidata,
+  WIKIPEDIA_CHECKS,
   WikidataEntities,
   WikidataObservations,
   WikidataSearch,

@@ -1,4 +1,5 @@
 import type { ScoredPart } from "../scores/check-points.ts";
+import type { ProfilePartName } from "../scores/profile.ts";
 import type { Observations } from "./observations.ts";
 import type { ScanTarget } from "./scan-outcome.ts";
 
@@ -19,6 +20,11 @@ export interface PartContext {
 
 /**
  * One part of a scan (a browser, an open index): measures some sub-scores of one university; its scores replace
- * the own-site ones and fill the null ones. Never throws for a site's or source's fault.
+ * the own-site ones and fill the null ones. Never throws for a site's or source's fault. A part that measures
+ * when asked names itself in `profile` (the browser with a Chromium, a source that is on); the `observations` it
+ * returns are kept in the scan's evidence under that name, so its sub-scores re-score too.
  */
-export type ScanPart = (target: ScanTarget, context: PartContext) => Promise<ScoredPart>;
+export type ScanPart = ((
+  target: ScanTarget,
+  context: PartContext,
+) => Promise<ScoredPart & { observations?: unknown }>) & { readonly profile?: ProfilePartName };

@@ -1,5 +1,6 @@
 import type { DB } from "../schema/database.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
+import { profileOf, profileParts, UNKNOWN_PROFILE } from "../scores/profile.ts";
 import type { Clock } from "../time/format.ts";
 import type { ScanRecord } from "../write/records.ts";
 import { EVIDENCE_MAX_CHARS } from "../write/validate-record.ts";
@@ -48,7 +49,8 @@ export async function recordScanStart(
 
 /**
  * Stores the outcome of a scan, the one way every scanner does: a completed scan without `tech_uptime_score`
- * gets it from `availability` (the share of probes answered, `uptimePercent`), its composites and
+ * gets it from `availability` (the share of probes answered, `uptimePercent`; `availability` then joins its
+ * profile), its profile and rubric version are kept, its composites and
  * `overall_score` are derived where missing, its evidence is cut to fit the writer's cap (`fitEvidence` under
  * `EVIDENCE_MAX_CHARS`), and the scan is written (a completed one refreshes the rankings and records its webhook).
  * An outcome the writer refuses is closed as failed, saying why; a storage fault (a full disk) is thrown, for the
@@ -64,8 +66,14 @@ export async function recordScanOutcome(
   let stored = outcome;
   if (outcome.status === "completed") {
     const scores = { ...outcome.scores };
-    scores.tech_uptime_score ??= uptimePercent(availability);
-    stored = { ...outcome, scores: fillDerivedScores(scores) };
+    let profile = outcome.profile;
+    if (scores.tech_uptime_score == null) {
+      scores.tech_uptime_score = uptimePercent(availability);
+      // Probes given here are a part of the scan's measurements like any other.
+      if (scores.tech_uptime_score !== null && profile && profile !== UNKNOWN_PROFILE)
+        profile = profileOf([...profileParts(profile), "availability"]);
+    }
+    stored = { ...outcome, scores: fillDerivedScores(scores), ...(profile ? { profile } : {}) };
   }
   try {
     await writeRecords(db, [scanRecord(attempt, stored)], write);
@@ -91,5 +99,9 @@ function scanRecord(attempt: ScanAttempt, outcome: ScanOutcome): ScanRecord {
       ? { evidence: fitEvidence(outcome.evidence, EVIDENCE_MAX_CHARS) }
       : {}),
     ...(outcome.status === "completed" ? outcome.scores : {}),
+    ...(outcome.status === "completed" && outcome.profile ? { profile: outcome.profile } : {}),
+    ...(outcome.status === "completed" && outcome.rubric_version
+      ? { rubric_version: outcome.rubric_version }
+      : {}),
   } as ScanRecord;
 }

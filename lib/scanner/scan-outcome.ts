@@ -19,6 +19,10 @@ export interface ScanOutcome {
   scores: Partial<Record<ScoreName, number | null>>;
   /** What was seen, stored with the scan (unirank's scanner always gives it). */
   evidence?: ScanEvidence;
+  /** The measurement parts that ran (`profileOf`); `unknown` when not given. */
+  profile?: string;
+  /** The rubric version that scored it (`RUBRIC_VERSION`); absent on a failed scan. */
+  rubric_version?: number;
 }
 
 /** A failed outcome: no scores, the reason in the outcome and in its evidence. */

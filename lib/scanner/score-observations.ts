@@ -1,6 +1,5 @@
-import type { ScoreName, SubScoreName } from "../scores/catalogue.ts";
+import { SCORE_NAMES, type ScoreName, type SubScoreName } from "../scores/catalogue.ts";
 import type { ScoredPart } from "../scores/check-points.ts";
-import type { CheckDefinition } from "./check-table.ts";
 import {
   DMARC_CHECKS,
   DNSSEC_CHECKS,
@@ -30,7 +29,8 @@ import {
 } from "./links.ts";
 import type { Observations } from "./observations.ts";
 import { PAGE_WEIGHT_CHECKS, scorePageWeight } from "./page-weight.ts";
-import { mergeParts } from "./points.ts";
+import type { CheckDefinition } from "./rubric/check-table.ts";
+import { mergeParts } from "./rubric/points.ts";
 import { SECURITY_HEADER_CHECKS, scoreSecurityHeaders } from "./security-headers.ts";
 import { SEO_CHECKS, scoreSeo } from "./seo.ts";
 import { SITEMAP_CHECKS, scoreSitemap, scoreWebSize, WEB_SIZE_CHECKS } from "./sitemap.ts";
@@ -115,7 +115,10 @@ export function scoreObservations(o: Observations): ScoredPart {
   ]);
 }
 
-/** The parts' results over the own-site ones, with every sub-score no part measured left null and why. */
+/**
+ * The parts' results over the own-site ones, with every sub-score no part measured left null and why (the
+ * reasons in catalogue order, so a re-score of the same evidence gives the same object).
+ */
 export function completeScores(parts: ScoredPart[]): ScoredPart {
   const merged = mergeParts(parts);
   for (const [name, reason] of Object.entries(MEASURED_ELSEWHERE) as [SubScoreName, string][]) {
@@ -123,5 +126,10 @@ export function completeScores(parts: ScoredPart[]): ScoredPart {
     merged.scores[name] = null;
     merged.unmeasured[name] ??= reason;
   }
-  return merged;
+  const unmeasured: ScoredPart["unmeasured"] = {};
+  for (const name of SCORE_NAMES) {
+    const reason = merged.unmeasured[name];
+    if (reason !== undefined) unmeasured[name] = reason;
+  }
+  return { ...merged, unmeasured };
 }

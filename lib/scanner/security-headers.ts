@@ -1,5 +1,4 @@
 import type { CheckPoints, RubricGrade, ScoredPart } from "../scores/check-points.ts";
-import { checkTable, earned } from "./check-table.ts";
 import type { Observations } from "./observations.ts";
 import {
   cspTest,
@@ -16,6 +15,7 @@ import {
   xContentTypeOptionsTest,
   xFrameOptionsTest,
 } from "./observatory.ts";
+import { checkTable, earned } from "./rubric/check-table.ts";
 
 const S = "tech_security_headers_score" as const;
 

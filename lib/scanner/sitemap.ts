@@ -1,7 +1,7 @@
 import type { ScoredPart } from "../scores/check-points.ts";
-import { checkTable, earned } from "./check-table.ts";
 import type { Observations } from "./observations.ts";
-import { scoredFrom, tiered } from "./points.ts";
+import { checkTable, earned } from "./rubric/check-table.ts";
+import { scoredFrom, tiered } from "./rubric/points.ts";
 
 const S = "tech_sitemap_score" as const;
 

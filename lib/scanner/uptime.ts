@@ -1,7 +1,7 @@
 import type { ScoredPart } from "../scores/check-points.ts";
-import { checkTable, earned } from "./check-table.ts";
 import type { Availability, Observations } from "./observations.ts";
-import { scoredFrom, unmeasured } from "./points.ts";
+import { checkTable, earned } from "./rubric/check-table.ts";
+import { scoredFrom, unmeasured } from "./rubric/points.ts";
 
 const S = "tech_uptime_score" as const;
 

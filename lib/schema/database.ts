@@ -35,6 +35,10 @@ export interface ScanBase {
   /** ISO 8601 with `+00:00`. */
   started_at: string | null;
   completed_at: string | null;
+  /** The measurement parts that made its scores (`site,browser` …) or `unknown` (migration 010). */
+  profile: Generated<string>;
+  /** The version of unirank's rubrics that scored it; null when they did not (migration 010). */
+  rubric_version: number | null;
 }
 
 /** What a scan found, beside its scores: a JSON object as text (migration 008). */
@@ -58,6 +62,9 @@ export interface LatestBase {
   previous_completed_at: string | null;
   /** Completed scans of the university. */
   scan_count: number;
+  /** The profile of the latest scan, and of the previous one (null when there is none). */
+  profile: string;
+  prev_profile: string | null;
 }
 
 export interface MetaTable {

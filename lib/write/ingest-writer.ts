@@ -22,6 +22,12 @@ export interface IngestPolicy {
   clock?: Clock;
   /** Rows per multi-row INSERT (default 500). */
   batchSize?: number;
+  /**
+   * Re-scoring: a completed scan stored with the record's university and timestamps takes the record's scores,
+   * evidence, profile and rubric version (otherwise a completed scan is final). It stays the scan it was: no
+   * `scan.completed` is recorded for it.
+   */
+  rescore?: boolean;
 }
 
 /** Where a record came from: the source's index and the line it starts on. */
@@ -38,7 +44,16 @@ export interface IngestCounts {
 
 type Located<T> = IngestLocation & { record: T; seq: number };
 
-const SCAN_COLUMNS = ["university_id", "source_id", "status", "started_at", "completed_at", ...SCORE_NAMES];
+const SCAN_COLUMNS = [
+  "university_id",
+  "source_id",
+  "status",
+  "started_at",
+  "completed_at",
+  "profile",
+  "rubric_version",
+  ...SCORE_NAMES,
+];
 const FINAL = new Set(["completed", "failed"]);
 
 /** `rows` new scans in one statement (values row-major in SCAN_COLUMNS order); a stored `source_id` is skipped. */
@@ -64,7 +79,7 @@ const sameNumber = (stored: unknown, given: number | null | undefined) =>
  * through it, inside the caller's transaction, with validated records (`validateRecord`). Universities are keyed
  * by domain (inserted, updated or unchanged); scans by `source_id`: a new one is inserted, a `pending` or
  * `running` one moves on (to `running`, `completed` or `failed`), a `completed` or `failed` one is final (the
- * same content changes nothing, other content is rejected). A scan needs its university stored before the
+ * same content changes nothing, other content is rejected; only a re-score, under `rescore`, changes a completed one). A scan needs its university stored before the
  * write or given on an earlier record, whatever the batches. `finish` refreshes `latest_scans`, bumps the
  * generation when anything changed; `scan.completed` is recorded once, when a scan becomes completed.
  */
@@ -266,7 +281,15 @@ export class IngestWriter {
     // New scans go in at once; those whose source_id is already stored are left to the comparison below.
     const params: unknown[] = [];
     for (const { record: s } of batch) {
-      params.push(ids.get(s.domain), s.source_id, s.status, s.started_at, s.completed_at);
+      params.push(
+        ids.get(s.domain),
+        s.source_id,
+        s.status,
+        s.started_at,
+        s.completed_at,
+        s.profile,
+        s.rubric_version,
+      );
       for (const n of SCORE_NAMES) params.push(s[n] ?? null);
     }
     const inserted = await insertScans(trx, params, batch.length);
@@ -327,13 +350,22 @@ export class IngestWriter {
         Number(ex.university_id) === universityId &&
         ex.started_at === s.started_at &&
         ex.completed_at === s.completed_at &&
+        ex.profile === s.profile &&
+        (ex.rubric_version == null ? null : Number(ex.rubric_version)) === s.rubric_version &&
         (ex.evidence ?? null) === s.evidence &&
         SCORE_NAMES.every((n) => sameNumber(ex[n], s[n]));
       if (same) {
         this.scans.unchanged++;
         continue;
       }
-      if (FINAL.has(ex.status)) {
+      const rescore =
+        this.policy.rescore === true &&
+        ex.status === "completed" &&
+        s.status === "completed" &&
+        Number(ex.university_id) === universityId &&
+        ex.started_at === s.started_at &&
+        ex.completed_at === s.completed_at;
+      if (FINAL.has(ex.status) && !rescore) {
         this.issue(
           located,
           `scan ${s.source_id} is already stored as ${ex.status} with other values; a completed or failed scan does not change (give a new scan its own source_id)`,
@@ -347,6 +379,8 @@ export class IngestWriter {
         status: s.status,
         started_at: s.started_at,
         completed_at: s.completed_at,
+        profile: s.profile,
+        rubric_version: s.rubric_version,
       };
       for (const n of SCORE_NAMES) row[n] = s[n] ?? null;
       const id = Number(ex.id);
@@ -362,7 +396,8 @@ export class IngestWriter {
       if (Number(ex.university_id) !== universityId) this.touched.add(Number(ex.university_id));
       if (s.status === "completed") {
         this.touched.add(universityId);
-        completed.push(completedScan(id, universityId, s));
+        // A re-scored scan completed before: it is not announced again.
+        if (!rescore) completed.push(completedScan(id, universityId, s));
       }
     }
   }

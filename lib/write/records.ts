@@ -24,6 +24,10 @@ export type ScanRecord = {
   completed_at?: string | null;
   /** What the scan found beside its scores: a JSON object of at most `EVIDENCE_MAX_CHARS` characters as JSON. */
   evidence?: Record<string, unknown> | null;
+  /** The measurement parts that made its scores (`site,browser` …); `unknown` when not given. */
+  profile?: string | null;
+  /** The version of unirank's rubrics that scored it; null when not given. */
+  rubric_version?: number | null;
 } & Partial<Record<ScoreName, number | null>>;
 
 export type IngestRecord = UniversityRecord | ScanRecord;

@@ -7,7 +7,7 @@ const CHUNK = 500;
 
 /**
  * Recomputes the materialised latest completed scan of the given universities (all when omitted), with the
- * previous completed scan (`previous_scan_id`, `previous_completed_at`, `prev_<score>`) beside it.
+ * previous completed scan (`previous_scan_id`, `previous_completed_at`, `prev_<score>`, `prev_profile`) beside it.
  * Latest means the greatest `completed_at`, ties by greater scan id; previous is the next one in that order.
  * Call inside the writing transaction.
  */
@@ -36,9 +36,9 @@ async function refreshChunk(db: DB, ids: number[] | undefined): Promise<void> {
   // latest, the one after it (lead) the previous, and the whole partition counts them.
   await sql`insert into latest_scans
       (university_id, scan_id, completed_at, country, previous_scan_id, previous_completed_at, scan_count,
-       ${sql.join(cols)})
+       profile, prev_profile, ${sql.join(cols)})
     select r.university_id, r.id, l.completed_at, u.country, r.previous_id, p.completed_at, r.scan_count,
-      ${sql.join(values)}
+      l.profile, p.profile, ${sql.join(values)}
     from (
       select s.university_id, s.id, row_number() over w as n, lead(s.id) over w as previous_id,
         count(*) over (w rows between unbounded preceding and unbounded following) as scan_count

@@ -1,6 +1,7 @@
 import type { ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import { fillDerivedScores } from "../scores/derive.ts";
+import { canonicalProfile, PROFILE_PART_NAMES, UNKNOWN_PROFILE } from "../scores/profile.ts";
 import { jsonMemberText } from "../text/json-member-text.ts";
 import { canonicalTimestamp, isoTimestamp, parseTimestamp, sqlTimestamp } from "../time/format.ts";
 import { isCountryCode } from "./country-codes.ts";
@@ -23,6 +24,8 @@ export const SCAN_FIELDS: ReadonlySet<string> = new Set([
   "started_at",
   "completed_at",
   "evidence",
+  "profile",
+  "rubric_version",
   ...SCORE_NAMES,
 ]);
 export const ALL_FIELDS: ReadonlySet<string> = new Set([...UNIVERSITY_FIELDS, ...SCAN_FIELDS]);
@@ -36,11 +39,19 @@ const DATE_HINT = "ISO 8601 with an offset, or YYYY-MM-DD HH:MM:SS in UTC";
 /** The most characters a scan's evidence may take as JSON text. */
 export const EVIDENCE_MAX_CHARS = 65_536;
 
-/** A scan as stored: timestamps in the contract's form, every score present (null when not measured), evidence as JSON text. */
-export type ValidScan = Omit<ScanRecord, "started_at" | "completed_at" | "evidence"> & {
+/**
+ * A scan as stored: timestamps in the contract's form, every score present (null when not measured), evidence as
+ * JSON text, its profile canonical.
+ */
+export type ValidScan = Omit<
+  ScanRecord,
+  "started_at" | "completed_at" | "evidence" | "profile" | "rubric_version"
+> & {
   started_at: string | null;
   completed_at: string | null;
   evidence: string | null;
+  profile: string;
+  rubric_version: number | null;
 };
 
 /** A record as stored: trimmed, domain lower-cased, country upper-cased, timestamps in the contract's forms. */
@@ -170,6 +181,14 @@ export function validateRecord(
   const startedAt = timestamp("started_at", "iso");
   const completedAt = timestamp("completed_at", "iso");
   const evidence = evidenceText(v.evidence, csv, errors);
+  const profileText = text("profile", false, 200);
+  const profile = profileText === undefined ? UNKNOWN_PROFILE : canonicalProfile(profileText);
+  if (profile === null) {
+    errors.push(
+      `profile ${show(profileText)} is not ${UNKNOWN_PROFILE} or comma-separated parts of ${PROFILE_PART_NAMES.join(", ")}`,
+    );
+  }
+  const rubricVersion = positiveInteger("rubric_version", v.rubric_version, csv, errors);
 
   // The record in its final shape from the start (every score null), filled in place: one object per scan.
   const record = {
@@ -180,6 +199,8 @@ export function validateRecord(
     started_at: startedAt ?? null,
     completed_at: completedAt ?? null,
     evidence,
+    profile: profile ?? UNKNOWN_PROFILE,
+    rubric_version: rubricVersion,
   } as ValidScan;
   const scores = record as unknown as Record<ScoreName, number | null>;
   for (const name of SCORE_NAMES) scores[name] = null;
@@ -243,6 +264,17 @@ export function validateRecord(
   }
   if (errors.length > 0 || !sourceId || !domain || !status) return { ok: false, errors };
   return { ok: true, record };
+}
+
+/** A positive integer field (a digit string in CSV), or null when absent. */
+function positiveInteger(key: string, raw: unknown, csv: boolean, errors: string[]): number | null {
+  if (raw === undefined || raw === null || raw === "") return null;
+  const n = csv && typeof raw === "string" && /^[0-9]{1,9}$/.test(raw) ? Number(raw) : raw;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < 1 || n > 1e9) {
+    errors.push(`${key} ${show(raw)} is not a positive integer`);
+    return null;
+  }
+  return n;
 }
 
 /** A scan's evidence as JSON text, or null when there is none; a CSV cell holds the JSON text of the object. */

@@ -45,6 +45,8 @@ export async function writeRecords(
     batchSize?: number;
     /** Derive missing composites and `overall_score` from the sub-scores, as the import does (default true). */
     deriveScores?: boolean;
+    /** Completed scans may be re-scored (`IngestPolicy.rescore`). */
+    rescore?: boolean;
   } = {},
 ): Promise<WriteSummary> {
   const now = options.now;
@@ -55,7 +57,7 @@ export async function writeRecords(
     .execute(async (trx) => {
       const writer = await IngestWriter.open(
         trx,
-        { events: options.events, clock, batchSize: options.batchSize },
+        { events: options.events, clock, batchSize: options.batchSize, rescore: options.rescore },
         (at, message) => problems.push(`record ${at.line}: ${message}`),
       );
       let line = 0;

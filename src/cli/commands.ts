@@ -6,6 +6,7 @@ import { registerImport } from "./import.ts";
 import { registerKeys } from "./keys.ts";
 import { registerMigrate } from "./migrate.ts";
 import { registerRegistry } from "./registry.ts";
+import { registerRescore } from "./rescore.ts";
 import { registerScan } from "./scan.ts";
 import { registerSeed } from "./seed.ts";
 import { registerServe } from "./serve.ts";
@@ -18,6 +19,7 @@ import { registerWebhooks } from "./webhooks.ts";
 export const COMMANDS: readonly ((program: Command) => void)[] = [
   registerServe,
   registerScan,
+  registerRescore,
   registerSeed,
   registerMigrate,
   registerKeys,

@@ -1,6 +1,7 @@
 import type { TObject } from "@sinclair/typebox";
 import { Type } from "@sinclair/typebox";
 import {
+  ALL_PROFILES,
   CompareParams,
   ComparisonListSchema,
   compare,
@@ -80,7 +81,14 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       ...csvList(RankingsParams),
       response: RankingListSchema,
       meta: PageMetaSchema,
-      handle: ({ query }) => splicedRankings(db, query),
+      // v1 ranks every university unless `profile` narrows it, and its meta stays the page's (docs/scores.md).
+      handle: async ({ query }) => {
+        const { data, meta } = await splicedRankings(db, {
+          ...query,
+          profile: query.profile ?? ALL_PROFILES,
+        });
+        return { data, meta: { page: meta.page, limit: meta.limit, total: meta.total } };
+      },
     }),
     route({
       path: "/api/v1/stats",

@@ -17,9 +17,12 @@ import {
   LeaderboardSchema,
   ListUniversitiesParams,
   listUniversities,
+  MethodologySchema,
+  methodology,
   PageMetaSchema,
   RANKING_SORTS,
   RankingListSchema,
+  RankingMetaSchema,
   RankingsParams,
   RegressionListSchema,
   RegressionsMetaSchema,
@@ -49,7 +52,7 @@ import {
   splicedLeaderboard,
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
-import { walkPayload } from "./walk-payload.ts";
+import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
 
 /** v2 lists take only page, limit, search and country. */
 const ListUniversitiesV2Params = Type.Pick(ListUniversitiesParams, ["page", "limit", "search", "country"]);
@@ -117,18 +120,18 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "Standard competition rank (1, 2, 2, 4), ties by university id; `sort`, `country`, `min_score` and `max_score` as in v1.",
       ...cursorList(RankingsV2Params, { default: 20, anonymous: 100 }),
       response: RankingListSchema,
-      meta: cursorMeta(PageMetaSchema),
+      meta: cursorMeta(RankingMetaSchema),
       handle: ({ query }) => {
         if (query.cursor === undefined) return splicedRankings(db, query);
         const { sort = "overall", country, min_score: min, max_score: max } = query;
         checkScoreWindow(min, max);
         const score = RANKING_SORTS[sort];
-        return walkPayload({
+        return walkRankingPayload(db, {
           operation: "v2Rankings",
           query,
-          after: ["number", "number"],
-          walk: (from, limit) =>
-            walkRanking(db, { score, country: country?.toUpperCase(), min, max }, from, limit),
+          score,
+          walk: (profile, from, limit) =>
+            walkRanking(db, { score, country: country?.toUpperCase(), profile, min, max }, from, limit),
           data: (rows) => rankingRowsJson(db, rows),
         });
       },
@@ -165,6 +168,19 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       handle: async ({ query }) => ({ data: await scanDiff(db, query) }),
     }),
     route({
+      path: "/api/v2/methodology",
+      operationId: "v2Methodology",
+      summary: "How unirank scores: every check, the composites and their weights, the profiles",
+      description:
+        "Every check of every rubric (id, sub-score, label, maximum points, what earns them, the reference it " +
+        "follows), the sub-scores and the part measuring each, the composites with their weights in " +
+        "overall_score, the measurement parts a profile names and how rankings compare like with like, the " +
+        "rubric versions. The same tables the rubrics score with (docs/scanner.md).",
+      query: Type.Object({}),
+      response: MethodologySchema,
+      handle: () => ({ data: methodology() }),
+    }),
+    route({
       path: "/api/v2/leaderboard/:category",
       operationId: "v2Leaderboard",
       summary: "Top universities of one category",
@@ -178,13 +194,13 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       handle: ({ params, query }) => {
         if (query.cursor === undefined) return splicedLeaderboard(db, params.category, query);
         const score = CATEGORIES[params.category];
-        return walkPayload({
+        return walkRankingPayload(db, {
           operation: "v2Leaderboard",
           query: { ...query, category: params.category },
-          after: ["number", "number"],
-          walk: (from, limit) => walkRanking(db, { score }, from, limit),
+          score,
+          walk: (profile, from, limit) => walkRanking(db, { score, profile }, from, limit),
           data: (rows) => leaderboardRowsJson(db, rows),
-          meta: () => ({ category: params.category, score }),
+          meta: { category: params.category, score },
         });
       },
     }),

@@ -1,4 +1,13 @@
-import type { WalkPage, WalkStep } from "../../lib/index.ts";
+import {
+  canonicalProfile,
+  chooseProfile,
+  type DB,
+  invalidParameter,
+  type RankedRow,
+  type RankedScoreName,
+  type WalkPage,
+  type WalkStep,
+} from "../../lib/index.ts";
 import { decodeCursor, encodeCursor } from "./paging/cursor.ts";
 import type { Payload } from "./route.ts";
 
@@ -27,4 +36,42 @@ export async function walkPayload<R>(request: WalkRequest<R>): Promise<Payload> 
     data: request.data ? await request.data(page.data) : page.data,
     meta: { ...request.meta?.(), limit, total: page.total, next_cursor: next },
   };
+}
+
+export interface RankingWalkRequest {
+  operation: string;
+  query: WalkRequest<RankedRow>["query"] & { profile?: string | undefined };
+  score: RankedScoreName;
+  /** A page of the ranking of `profile` (null: every profile). */
+  walk(profile: string | null, from: WalkStep | null, limit: number): Promise<WalkPage<RankedRow>>;
+  data(rows: RankedRow[]): Promise<unknown> | unknown;
+  /** Meta fields before the profile's (a leaderboard's category and score). */
+  meta?: Record<string, unknown>;
+}
+
+/**
+ * A walk over a ranking (rankings, a leaderboard) of the profile chosen when it began: the profile travels in the
+ * cursor before the ranking's sort key, so the walk keeps it whatever the data does meanwhile.
+ */
+export async function walkRankingPayload(db: DB, request: RankingWalkRequest): Promise<Payload> {
+  const choice = await chooseProfile(db, request.score, request.query.profile);
+  let profile = choice.profile;
+  return walkPayload({
+    operation: request.operation,
+    query: request.query,
+    after: ["string", "number", "number"],
+    walk: async (from, limit) => {
+      if (from) {
+        const carried = from.after[0] as string;
+        if (carried !== "" && canonicalProfile(carried) !== carried) {
+          throw invalidParameter([{ param: "cursor", message: "cursor is malformed" }]);
+        }
+        profile = carried === "" ? null : carried;
+      }
+      const page = await request.walk(profile, from && { ...from, after: from.after.slice(1) }, limit);
+      return { ...page, next: page.next && { ...page.next, after: [profile ?? "", ...page.next.after] } };
+    },
+    data: request.data,
+    meta: () => ({ ...request.meta, profile, profiles: choice.profiles }),
+  });
 }

@@ -5,6 +5,10 @@ import {
   failedOutcome,
   type Observations,
   type PartContext,
+  type PartObservations,
+  type ProfilePartName,
+  profileOf,
+  RUBRIC_VERSION,
   type ScanEvidence,
   type ScanOutcome,
   type ScanPart,
@@ -69,9 +73,15 @@ export async function scanUniversity(
     address: ctx.address,
   };
   const partErrors: CheckPoints[] = [];
+  const ran: ProfilePartName[] = ["site"];
+  if (observations.availability && observations.availability.total > 0) ran.push("availability");
+  const partObservations: Record<string, unknown> = {};
   for (const part of options.parts ?? []) {
+    if (part.profile) ran.push(part.profile);
     try {
-      parts.push(await part({ ...target, domain }, partContext));
+      const { observations: seen, ...scored } = await part({ ...target, domain }, partContext);
+      parts.push(scored);
+      if (part.profile && seen !== undefined) partObservations[part.profile] = seen;
     } catch (e) {
       partErrors.push({
         id: "part.error",
@@ -91,8 +101,11 @@ export async function scanUniversity(
     started_at: isoTimestamp(started),
     completed_at: isoTimestamp(now()),
     scores,
+    profile: profileOf(ran),
+    rubric_version: RUBRIC_VERSION,
     evidence: {
       observations,
+      ...(Object.keys(partObservations).length > 0 ? { parts: partObservations as PartObservations } : {}),
       checks: [...all.checks, ...partErrors],
       unmeasured: all.unmeasured,
       ...(all.grades ? { grades: all.grades } : {}),

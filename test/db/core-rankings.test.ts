@@ -13,6 +13,8 @@ import { describeEachDatabase, seedSmall } from "../support/databases.ts";
 import { OVERALL_RANKING, writeFixture } from "../support/fixtures.ts";
 
 const rank = (db: DB, raw: Record<string, string>) => rankings(db, parseParams(RankingsParams, raw));
+/** The fixture's scans are imported without a profile: one profile, `unknown`, ranked by default. */
+const MAIN = { profile: "unknown", profiles: { unknown: OVERALL_RANKING.length } };
 const pairs = (data: RankingEntry[]) => data.map((e) => [e.domain, e.rank]);
 
 describeEachDatabase("core: rankings", (get) => {
@@ -22,7 +24,7 @@ describeEachDatabase("core: rankings", (get) => {
 
   test("competition ranks with ties (1, 2, 2, 2, 5), ties by id; unscanned universities absent", async () => {
     const { data, meta } = await rank(get().db, {});
-    expect(meta).toEqual({ page: 1, limit: 50, total: OVERALL_RANKING.length });
+    expect(meta).toEqual({ page: 1, limit: 50, total: OVERALL_RANKING.length, ...MAIN });
     expect(data.map((e) => [e.domain, e.rank, e.overall_score])).toEqual(OVERALL_RANKING);
     expect(data.map((e) => e.domain)).not.toContain("eta.de.example");
     expect(data.map((e) => e.domain)).not.toContain("theta.us.example");
@@ -51,7 +53,7 @@ describeEachDatabase("core: rankings", (get) => {
     const fifth = await rank(get().db, { limit: "2", page: "5" });
     expect(pairs(fifth.data)).toEqual([["kappa.gb.example", 9]]);
     const past = await rank(get().db, { limit: "2", page: "6" });
-    expect(past).toEqual({ data: [], meta: { page: 6, limit: 2, total: OVERALL_RANKING.length } });
+    expect(past).toEqual({ data: [], meta: { page: 6, limit: 2, total: OVERALL_RANKING.length, ...MAIN } });
   });
 
   test("country filter ranks among that country only (case-insensitive)", async () => {
@@ -96,7 +98,7 @@ describeEachDatabase("core: rankings", (get) => {
     const equal = await rank(get().db, { min_score: "65", max_score: "65" });
     expect(pairs(equal.data)).toEqual([["epsilon.de.example", 6]]);
     const empty = await rank(get().db, { min_score: "99.5" });
-    expect(empty).toEqual({ data: [], meta: { page: 1, limit: 50, total: 0 } });
+    expect(empty).toEqual({ data: [], meta: { page: 1, limit: 50, total: 0, ...MAIN } });
     const withCountry = await rank(get().db, { country: "us", max_score: "75" });
     expect(pairs(withCountry.data)).toEqual([["delta.us.example", 3]]);
   });

@@ -161,6 +161,7 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
       const local = await rankings(db(), { country: u.country, limit: 100 });
       expect(r).toEqual({
         score: "overall_score",
+        profile: "unknown", // imported without a profile: the main one
         rank: row.rank,
         total: all.meta.total,
         country: u.country,

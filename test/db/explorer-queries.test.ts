@@ -86,6 +86,8 @@ describeEachDatabase("explorer queries", (get) => {
       not_measured: 0,
       mean: 47.9,
       median: 55,
+      profile: "unknown",
+      profiles: { unknown: 9 },
     });
   });
 

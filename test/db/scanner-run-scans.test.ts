@@ -9,7 +9,7 @@ import { type OpenedDatabase, openDatabase } from "../../src/db/open.ts";
 import { runScans } from "../../src/scanner/run-scans.ts";
 import { inProcessRunner } from "../../src/scanner/scan-university.ts";
 import { tempDir } from "../support/databases.ts";
-import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { type ScanWeb, scanSettings, startScanWeb } from "../support/scan-web.ts";
 import { WELL_KEPT } from "../support/scan-web-sites.ts";
 
 let web: ScanWeb;
@@ -37,12 +37,7 @@ test("a part's out-of-range score is refused by the writer: the scan is closed a
   const summary = await runScans(opened.db, [{ domain: "well.test" }], {
     // In this process: the part is a function of the test.
     scan: inProcessRunner({
-      resolver: web.resolver,
-      ports: web.ports,
-      ca: [web.ca],
-      allowPrivateTargets: true,
-      delayMs: 0,
-      requestTimeoutMs: 3000,
+      ...scanSettings(web),
       parts: [async () => ({ scores: { tech_speed_mobile_score: 150 }, checks: [], unmeasured: {} })],
     }),
     onScan: (_, o) => seen.push(o),

@@ -16,6 +16,8 @@ import {
   scanDiff,
   UnirankError,
 } from "../../lib/index.ts";
+import { profileCensus } from "../../lib/queries/profiles.ts";
+import { PROFILE_BOUND_SCORES } from "../../lib/scores/profile.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { expectMatches } from "../support/json-schema.ts";
 import { ONE_NEW, ONE_OLD, V2_NOW, type V2Ids, v2Records, writeV2Fixture } from "../support/v2-fixture.ts";
@@ -54,6 +56,8 @@ describeEachDatabase("v2 core", (get) => {
       expect(s.status).toBe("completed");
       expect(s.started_at).toBe("2026-06-20T00:00:00+00:00");
       expect(s.completed_at).toBe("2026-06-20T00:00:00+00:00");
+      // Imported without a profile or a rubric version.
+      expect([s.profile, s.rubric_version]).toEqual(["unknown", null]);
       expect(Object.keys(s.scores ?? {})).toEqual([...SCORE_NAMES]);
       for (const name of SCORE_NAMES) expect(s.scores?.[name]).toBe(ONE_NEW[name] ?? null);
     });
@@ -92,6 +96,8 @@ describeEachDatabase("v2 core", (get) => {
           country: "FR",
         },
         completed_at: "2026-01-10T00:00:00+00:00",
+        profile: "unknown",
+        rubric_version: null,
       });
       expect(d.b.id).toBe(ids.scan("one-new"));
       expect(d.changes).toEqual([
@@ -249,6 +255,8 @@ describeEachDatabase("v2 core", (get) => {
           score: CATEGORIES[category],
           limit: 100,
           total: expected(category).length,
+          profile: PROFILE_BOUND_SCORES.has(CATEGORIES[category]) ? "unknown" : null,
+          profiles: await profileCensus(db()),
         });
         expect(
           board.data.map((e) => ({

@@ -136,8 +136,10 @@ describeEachDatabase("http v2", (get) => {
             overall_score: 62,
           },
           // Overall: nine (70) first, then one (62) of the nine ranked; the only one in FR.
+          // (All imported without a profile: the one profile, `unknown`.)
           ranking: {
             score: "overall_score",
+            profile: "unknown",
             rank: 2,
             total: 9,
             country: "FR",
@@ -158,7 +160,9 @@ describeEachDatabase("http v2", (get) => {
 
       test("GET /rankings: page, limit (default 20), competition ranks, v1's sorts and filters", async () => {
         let body = await ok("/api/v2/rankings", true);
-        expect(body.meta).toEqual({ page: 1, limit: 20, total: 9 });
+        // The fixture is imported without profiles: one profile, `unknown`, ranked by default.
+        const profiles = { profile: "unknown", profiles: { unknown: 9 } };
+        expect(body.meta).toEqual({ page: 1, limit: 20, total: 9, ...profiles });
         expect(body.data[0]).toEqual({
           rank: 1,
           id: ids.university("nine.at.example"),
@@ -173,7 +177,7 @@ describeEachDatabase("http v2", (get) => {
         });
         expect(body.data.map((e: { rank: number }) => e.rank)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9]);
         body = await ok("/api/v2/rankings?page=2&limit=3", true);
-        expect(body.meta).toEqual({ page: 2, limit: 3, total: 9 });
+        expect(body.meta).toEqual({ page: 2, limit: 3, total: 9, ...profiles });
         expect(body.data.map((e: { rank: number }) => e.rank)).toEqual([4, 5, 6]);
         // v1's sorts and filters, with the same answers
         const query = "country=at&sort=research&min_score=60&max_score=99.5";
@@ -181,7 +185,7 @@ describeEachDatabase("http v2", (get) => {
         const v1 = (await call(client, `/api/v1/rankings?${query}&limit=20`)).body;
         expect(body.data.length).toBeGreaterThan(0);
         expect(body.data).toEqual(v1.data);
-        expect(body.meta).toEqual(v1.meta);
+        expect(body.meta).toEqual({ ...v1.meta, ...profiles });
         expect(body.data.every((e: { country: string }) => e.country === "AT")).toBe(true);
         body = await ok("/api/v2/rankings?sort=technical&limit=3", true);
         expect(body.data).toEqual((await call(client, "/api/v1/rankings?sort=technical&limit=3")).body.data);
@@ -198,6 +202,8 @@ describeEachDatabase("http v2", (get) => {
           "status",
           "started_at",
           "completed_at",
+          "profile",
+          "rubric_version",
           "scores",
           "evidence",
         ]);

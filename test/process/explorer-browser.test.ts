@@ -271,14 +271,21 @@ describe("explorer in headless Chromium", () => {
     await open(`#/university/${ds.universityId}`, "university");
     const p = w.page;
     expect(await p.locator("h1").textContent()).toBe(SCANNED_NAME);
-    // The rank, from the whole rankings as the API pages them.
-    const [all, nl] = await Promise.all([wholeRanking(""), wholeRanking("&country=NL")]);
+    // The rank among universities measured the same way (the scanner's own site and DNS, beside the demo's
+    // imported scores), from the whole ranking of that profile as the API pages it.
+    const detail = await api<{ ranking: { profile: string } }>(`/universities/${ds.universityId}`);
+    expect(detail.data.ranking.profile).toBe("site");
+    const [all, nl] = await Promise.all([
+      wholeRanking("&profile=site"),
+      wholeRanking("&country=NL&profile=site"),
+    ]);
     const rank = all.rows.find((r) => r.id === ds.universityId)?.rank ?? 0;
     const inNl = nl.rows.find((r) => r.id === ds.universityId)?.rank ?? 0;
     expect(rank).toBeGreaterThan(0);
     const line = await p.locator("#rank").textContent();
     expect(line).toContain(`Ranked ${ordinal(rank)} of ${all.total} overall`);
     expect(line).toContain(`${ordinal(inNl)} of ${nl.total} in NL`);
+    expect(line).toContain("among universities measured the same way: Own site and DNS.");
     // The history: two scans; the legend shows the latest values without hovering.
     const history = await api<Record<string, number | null>[]>(`/universities/${ds.universityId}/history`);
     const latest = history.data.at(-1) ?? {};
@@ -523,6 +530,62 @@ describe("explorer in headless Chromium", () => {
     }
   }, 60_000);
 
+  test("methodology: every check with its points, the composite weights and the profile rule, from the API", async () => {
+    await open("#/methodology", "methodology");
+    const p = w.page;
+    const m = (
+      await api<{
+        checks: { id: string; score: string; max: number | null }[];
+        sub_scores: { name: string }[];
+        composites: { label: string; weight: number }[];
+        profiles: { rule: string; parts: { label: string }[] };
+      }>("/methodology")
+    ).data;
+    const shown: [string, string][] = await p.$$eval("#checks tbody tr[data-check]", (trs: HTMLElement[]) =>
+      trs.map((tr) => [tr.dataset.check ?? "", (tr.children[1]?.textContent ?? "").trim()]),
+    );
+    const expected = m.sub_scores.flatMap((s) =>
+      m.checks
+        .filter((c) => c.score === s.name)
+        .map((c): [string, string] => [c.id, c.max === null ? "varies" : String(c.max)]),
+    );
+    expect(shown).toEqual(expected);
+    expect(shown.length).toBe(m.checks.length);
+    expect(
+      await p.$$eval("#composites tbody tr", (trs: HTMLElement[]) =>
+        trs.map((tr) => [...tr.children].slice(0, 2).map((c) => (c.textContent ?? "").trim())),
+      ),
+    ).toEqual(m.composites.map((c) => [c.label, `${Math.round(c.weight * 100)} %`]));
+    expect(await p.locator("#profile-rule").textContent()).toBe(m.profiles.rule);
+    expect(await p.locator("#parts tbody th").allTextContents()).toEqual(
+      m.profiles.parts.map((x) => x.label),
+    );
+    expect(await p.locator("header nav a[aria-current=page]").textContent()).toBe("Methodology");
+    const text = (await p.locator("main").textContent()) ?? "";
+    expect(text).not.toMatch(/_score/);
+  }, 60_000);
+
+  test("rankings: the universities measured the same way, and links to those measured otherwise", async () => {
+    await open("#/rankings", "rankings-profiles");
+    const p = w.page;
+    const meta = (await api<unknown>("/rankings?limit=1")).meta as unknown as {
+      profile: string;
+      profiles: Record<string, number>;
+    };
+    expect(meta.profile).toBe("unknown");
+    expect(meta.profiles.site).toBe(1);
+    const note = (await p.locator("#profile-note").textContent()) ?? "";
+    expect(note).toContain("Ranked among universities measured the same way: not measured by unirank");
+    expect(note).toContain("Measured otherwise: Own site and DNS (1 university)");
+    await p.locator("#profile-note a", { hasText: "Own site and DNS" }).click();
+    await rendered(p);
+    expect(p.url()).toContain("profile=site");
+    expect(await cells(p, 0, "#ranking table")).toContain(SCANNED_NAME);
+    expect(await p.locator("#profile-note").textContent()).toContain(
+      "Ranked among universities measured the same way: Own site and DNS",
+    );
+  }, 60_000);
+
   const PAGES = (): [string, string][] => [
     ["overview", ""],
     ["rankings", "#/rankings?country=nl&search=uni"],
@@ -532,6 +595,7 @@ describe("explorer in headless Chromium", () => {
     ["compare", `#/compare?ids=${ds.universityId},${ds.longId},1,2`],
     ["leaderboards", "#/leaderboards?category=ssl"],
     ["regressions", "#/regressions?days=3&min_drop=0.5"],
+    ["methodology", "#/methodology"],
   ];
 
   for (const scheme of ["light", "dark"] as const) {

@@ -277,6 +277,9 @@ describe("explorer budget", () => {
       not_measured: 0,
       mean: 62,
       median: 62,
+      // Imported scans: one profile, held by default.
+      profile: "unknown",
+      profiles: { unknown: 9 },
     });
     const bad = await get("/api/v2/distribution?bins=0&score=nope&country=xyz");
     expect(bad.status).toBe(400);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { sql } from "kysely";
 import { migrate } from "../../lib/migrations/migrate.ts";
 import { addReceiver } from "../../lib/webhooks/receivers.ts";
 import { writeRecords } from "../../lib/write/write-records.ts";
@@ -148,5 +149,47 @@ describe("unirank scan", () => {
     expect(exported.data.recommendations[0]?.message).toBe(
       "Pages listed in the sitemap: 12 URLs listed. List every public page in the sitemap.",
     );
+  }, 120_000);
+
+  test("unirank rescore brings a scan stored under an older rubric back to what its evidence gives, sending no webhook", async () => {
+    const wellId = hooks.find((h) => h.domain === "well.test")?.scan_id;
+    const v2 = async () =>
+      (
+        (await (await fetch(`${serve?.url}/api/v2/scans/${wellId}`)).json()) as {
+          data: { profile: string; rubric_version: number | null; scores: Record<string, number | null> };
+        }
+      ).data;
+    const fresh = await v2();
+    expect([fresh.profile, fresh.rubric_version]).toEqual(["site", 2]);
+    // The scan as an older rubric scored it, written by hand as an operator's SQL would.
+    const opened = await openDatabase(db);
+    await sql`update scans set rubric_version = 1, tech_ssl_score = 50, overall_score = 99 where id = ${wellId}`.execute(
+      opened.db,
+    );
+    await opened.close();
+    expect((await v2()).scores).toMatchObject({ tech_ssl_score: 50, overall_score: 99 });
+    const hooksBefore = hooks.length;
+
+    const none = await runCli(["rescore", "--db", db]);
+    expect([none.code, none.err]).toEqual([
+      1,
+      "unirank: name domains, or use --all or --before VERSION (one of them)\n",
+    ]);
+    const r = await runCli(["rescore", "--before", "2", "--db", db]);
+    expect([r.code, r.out]).toEqual([
+      0,
+      "looked at 1 scan with evidence under rubric version 2: 1 re-scored, 0 unchanged, 0 without observations (left as they were)\n",
+    ]);
+    const after = await v2();
+    expect(after.scores).toEqual(fresh.scores);
+    expect(after.rubric_version).toBe(2);
+    const ranked = (await (await fetch(`${serve?.url}/api/v2/leaderboard/overall?limit=1`)).json()) as {
+      data: { university: { domain: string }; score: number }[];
+    };
+    expect(ranked.data[0]).toMatchObject({ university: { domain: "well.test" }, score: 76.1 });
+    await Bun.sleep(1500);
+    expect(hooks.length).toBe(hooksBefore);
+    const again = await runCli(["rescore", "--all", "--db", db]);
+    expect(again.out).toContain(": 0 re-scored, 9 unchanged, 0 without observations");
   }, 120_000);
 });

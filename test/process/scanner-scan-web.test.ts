@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { scoreObservations } from "../../lib/scanner/score-observations.ts";
 import { type ScanOptions, scanUniversity } from "../../src/scanner/scan-university.ts";
-import { type ScanWeb, startScanWeb } from "../support/scan-web.ts";
+import { type ScanWeb, scanSettings, startScanWeb } from "../support/scan-web.ts";
 import { FIXTURE_UNIVERSITIES, WELL_KNOWN } from "../support/scan-web-sites.ts";
 
 const SITES = [...FIXTURE_UNIVERSITIES, ...WELL_KNOWN];
@@ -14,12 +14,7 @@ const outcomes = new Map<string, ScanOutcome>();
 beforeAll(async () => {
   web = await startScanWeb(SITES);
   options = {
-    resolver: web.resolver,
-    ports: web.ports,
-    ca: [web.ca],
-    allowPrivateTargets: true,
-    delayMs: 0,
-    requestTimeoutMs: 3000, // generous: the machine may be busy
+    ...scanSettings(web),
     contact: "https://ops.example/unirank",
   };
   // The troubled sites first, all at once; then the well-known-file sites (the 100,000-URL sitemaps among them),

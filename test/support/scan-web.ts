@@ -71,6 +71,18 @@ export interface ScanWeb {
   close(): Promise<void>;
 }
 
+/** The scanner settings that point a scan in this process at this web (resolver, ports, CA; no delay; 3 s). */
+export function scanSettings(web: ScanWeb) {
+  return {
+    resolver: web.resolver,
+    ports: web.ports,
+    ca: [web.ca],
+    allowPrivateTargets: true,
+    delayMs: 0,
+    requestTimeoutMs: 3000, // generous: the machine may be busy
+  };
+}
+
 /** The options that point `unirank scan` at this web (its resolver, ports and CA; no delay between requests). */
 export function scanCliArgs(web: ScanWeb): string[] {
   return [

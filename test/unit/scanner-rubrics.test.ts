@@ -1,5 +1,4 @@
 import { describe, expect, test } from "bun:test";
-import { REFERENCES } from "../../lib/scanner/check-table.ts";
 import { scoreDmarc, scoreDnssec, scoreEmailSecurity, scoreSpf } from "../../lib/scanner/email.ts";
 import { fitEvidence } from "../../lib/scanner/evidence.ts";
 import { parseHsts, scoreHsts } from "../../lib/scanner/hsts.ts";
@@ -15,6 +14,7 @@ import {
   scoreVideo,
 } from "../../lib/scanner/links.ts";
 import { scorePageWeight } from "../../lib/scanner/page-weight.ts";
+import { REFERENCES } from "../../lib/scanner/rubric/check-table.ts";
 import { completeScores, OWN_SITE_CHECKS, scoreObservations } from "../../lib/scanner/score-observations.ts";
 import { scoreSecurityHeaders } from "../../lib/scanner/security-headers.ts";
 import { scoreSeo } from "../../lib/scanner/seo.ts";

@@ -1,5 +1,6 @@
 import type { ScoredPart } from "../../scores/check-points.ts";
-import { check, scoreFromChecks } from "../points.ts";
+import { checkTable, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import type { Box, MobileLayout } from "./observations.ts";
 
 const S = "tech_mobile_friendly_score";
@@ -9,6 +10,46 @@ export const LEGIBLE_FONT_PX = 12;
 export const LEGIBLE_SHARE = 0.6;
 /** A tap target this large (CSS px on the device) each way, or this far from others, is easy to hit. */
 export const TAP_TARGET_PX = 48;
+
+export const MOBILE_CHECKS = checkTable(S, "lighthouse", {
+  viewport: {
+    id: "mobile.viewport",
+    label: "Viewport tag",
+    max: 30,
+    earns:
+      '`<meta name="viewport">` has `width=device-width` (30); another `width` or `initial-scale` (15); none (0)',
+    remediation: 'Add <meta name="viewport" content="width=device-width, initial-scale=1">.',
+  },
+  zoom: {
+    id: "mobile.zoom",
+    label: "Zoom allowed",
+    max: 10,
+    earns: "the viewport tag does not set `user-scalable=no`/`0` or a `maximum-scale` below 2",
+    remediation: "Remove user-scalable=no and any maximum-scale below 2 from the viewport tag.",
+  },
+  width: {
+    id: "mobile.content-width",
+    label: "Content fits the screen",
+    max: 20,
+    earns: "the document is no wider than the viewport (no sideways scrolling)",
+    remediation: "Let wide elements shrink (max-width: 100%) so nothing scrolls sideways.",
+  },
+  fonts: {
+    id: "mobile.font-size",
+    label: "Legible font sizes",
+    max: 20,
+    earns: "≥ 60 % of the visible text's characters are ≥ 12 px on the phone; below that, `20 × share / 0.6`",
+    remediation: "Use a base font of at least 16 px and keep small print under 40 % of the text.",
+  },
+  taps: {
+    id: "mobile.tap-targets",
+    label: "Tap targets",
+    max: 20,
+    earns:
+      "`20 × share` of visible links, buttons and form controls (the first 200) that are ≥ 48×48 px, or whose 48×48 box around their centre touches no other target (no targets: 20)",
+    remediation: "Make links and buttons at least 48×48 px or space them apart.",
+  },
+});
 
 /** Parses a viewport `content` into lower-case keys and values. */
 export function parseViewport(content: string): Map<string, string> {
@@ -48,41 +89,29 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
   const deviceWidth = vp?.get("width") === "device-width";
   const scale = Math.min(1, layout.deviceWidth / layout.layoutWidth);
 
-  const viewport = check(
-    S,
-    "mobile.viewport",
-    "Viewport tag",
+  const viewport = earned(
+    MOBILE_CHECKS.viewport,
     vp === null ? 0 : deviceWidth ? 30 : vp.has("width") || vp.has("initial-scale") ? 15 : 0,
-    30,
     vp === null ? "No <meta name=viewport> tag." : `<meta name=viewport content="${layout.viewport}">.`,
-    'Add <meta name="viewport" content="width=device-width, initial-scale=1">.',
   );
 
   const maxScale = Number.parseFloat(vp?.get("maximum-scale") ?? "");
   const userScalable = vp?.get("user-scalable");
   const zoomBlocked =
     userScalable === "no" || userScalable === "0" || (Number.isFinite(maxScale) && maxScale < 2);
-  const zoom = check(
-    S,
-    "mobile.zoom",
-    "Zoom allowed",
+  const zoom = earned(
+    MOBILE_CHECKS.zoom,
     zoomBlocked ? 0 : 10,
-    10,
     zoomBlocked ? "The viewport tag stops users from zooming." : "Users may zoom.",
-    "Remove user-scalable=no and any maximum-scale below 2 from the viewport tag.",
   );
 
   const overflow = Math.max(0, Math.round(layout.scrollWidth - layout.layoutWidth));
-  const width = check(
-    S,
-    "mobile.content-width",
-    "Content fits the screen",
+  const width = earned(
+    MOBILE_CHECKS.width,
     overflow <= 1 ? 20 : 0,
-    20,
     overflow <= 1
       ? "No horizontal scrolling."
       : `Content is ${overflow} px wider than the ${layout.layoutWidth} px viewport.`,
-    "Let wide elements shrink (max-width: 100%) so nothing scrolls sideways.",
   );
 
   let chars = 0;
@@ -92,30 +121,22 @@ export function scoreMobileFriendly(layout: MobileLayout): ScoredPart {
     if (px * scale >= LEGIBLE_FONT_PX) legible += n;
   }
   const share = chars === 0 ? 1 : legible / chars;
-  const fonts = check(
-    S,
-    "mobile.font-size",
-    "Legible font sizes",
+  const fonts = earned(
+    MOBILE_CHECKS.fonts,
     20 * Math.min(1, share / LEGIBLE_SHARE),
-    20,
     chars === 0
       ? "No visible text."
       : `${Math.round(share * 100)} % of visible text is at least ${LEGIBLE_FONT_PX} px on the phone (60 % earns all points).`,
-    `Use a base font of at least 16 px and keep small print under 40 % of the text.`,
   );
 
   const targets = layout.tapTargets.length;
   const ok = wellSizedTargets(layout.tapTargets, scale);
-  const taps = check(
-    S,
-    "mobile.tap-targets",
-    "Tap targets",
+  const taps = earned(
+    MOBILE_CHECKS.taps,
     targets === 0 ? 20 : (20 * ok) / targets,
-    20,
     targets === 0
       ? "No links or controls."
       : `${ok} of ${targets} links and controls are ${TAP_TARGET_PX}×${TAP_TARGET_PX} px or stand clear of others.`,
-    `Make links and buttons at least ${TAP_TARGET_PX}×${TAP_TARGET_PX} px or space them apart.`,
   );
 
   const checks = [viewport, zoom, width, fonts, taps];

@@ -1,6 +1,7 @@
 import type { ScoreName } from "../../scores/catalogue.ts";
 import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
-import { check, scoreFromChecks } from "../points.ts";
+import { type CheckDefinition, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import { type LogNormalCurve, logNormalScore } from "./log-normal.ts";
 import type { PageTimings } from "./observations.ts";
 
@@ -68,19 +69,37 @@ const SCORE: Record<FormFactor, ScoreName> = {
 
 const show = (v: number, unit: string) => (unit === "ms" ? `${Math.round(v)} ms` : v.toFixed(3));
 
+/** The speed checks of one form factor as data, one per metric, in `SPEED_METRICS` order. */
+function speedChecks(form: FormFactor): readonly CheckDefinition[] {
+  return SPEED_METRICS.map((m) => {
+    const { p10, median } = m.curve[form];
+    return {
+      id: `speed-${form}.${m.id}`,
+      score: SCORE[form],
+      label: m.label,
+      max: m.weight,
+      earns: `${m.weight} × Lighthouse's log-normal score of the ${form} value (90 % at ${show(p10, m.unit)}, 50 % at ${show(median, m.unit)}); 0 when not reported`,
+      remediation: m.remediation,
+      reference: "lighthouse",
+    };
+  });
+}
+
+export const SPEED_CHECKS: Readonly<Record<FormFactor, readonly CheckDefinition[]>> = {
+  desktop: speedChecks("desktop"),
+  mobile: speedChecks("mobile"),
+};
+
 /** Speed on one form factor: each metric earns `weight × log-normal score` points; 0–100 is the share of 90. */
 export function scoreSpeed(form: FormFactor, t: PageTimings): ScoredPart {
   const score = SCORE[form];
-  const checks: CheckPoints[] = SPEED_METRICS.map((m) => {
+  const checks: CheckPoints[] = SPEED_METRICS.map((m, i) => {
+    const def = SPEED_CHECKS[form][i] as CheckDefinition;
     const value = t[m.key];
     const curve = m.curve[form];
-    const id = `speed-${form}.${m.id}`;
-    if (value === null) {
-      return check(score, id, m.label, 0, m.weight, `${m.label} was not reported.`, m.remediation);
-    }
-    const points = m.weight * logNormalScore(curve, value);
+    if (value === null) return earned(def, 0, `${m.label} was not reported.`);
     const detail = `${m.label} ${show(value, m.unit)} (${form} curve: 90 % at ${show(curve.p10, m.unit)}, 50 % at ${show(curve.median, m.unit)}).`;
-    return check(score, id, m.label, points, m.weight, detail, m.remediation);
+    return earned(def, m.weight * logNormalScore(curve, value), detail);
   });
   return { scores: { [score]: scoreFromChecks(checks) }, checks, unmeasured: {} };
 }

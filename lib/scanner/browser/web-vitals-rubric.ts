@@ -1,5 +1,6 @@
 import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
-import { check, scoreFromChecks } from "../points.ts";
+import { type CheckDefinition, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import type { PageTimings } from "./observations.ts";
 
 interface VitalRule {
@@ -49,26 +50,27 @@ export const WEB_VITALS: readonly VitalRule[] = [
 
 const show = (v: number, unit: string) => (unit === "ms" ? `${Math.round(v)} ms` : v.toFixed(3));
 
+/** The Core Web Vitals checks as data, in `WEB_VITALS` order. */
+export const CWV_CHECKS: readonly CheckDefinition[] = WEB_VITALS.map((v) => ({
+  id: `cwv.${v.id}`,
+  score: "tech_core_web_vitals_score",
+  label: v.label,
+  max: v.max,
+  earns: `good (≤ ${show(v.good, v.unit)}) ${v.max}, needs improvement (≤ ${show(v.poor, v.unit)}) ${v.max / 2}, poor 0; from the mobile load`,
+  remediation: v.remediation,
+  reference: "web-vitals",
+}));
+
 /** Core Web Vitals on the mobile load: good earns all of a vital's points, needs-improvement half, poor none. */
 export function scoreWebVitals(mobile: PageTimings): ScoredPart {
-  const checks: CheckPoints[] = WEB_VITALS.map((v) => {
+  const checks: CheckPoints[] = WEB_VITALS.map((v, i) => {
+    const def = CWV_CHECKS[i] as CheckDefinition;
     const value = mobile[v.key];
-    const id = `cwv.${v.id}`;
-    if (value === null) {
-      return check(
-        "tech_core_web_vitals_score",
-        id,
-        v.label,
-        0,
-        v.max,
-        `${v.label} was not reported.`,
-        v.remediation,
-      );
-    }
+    if (value === null) return earned(def, 0, `${v.label} was not reported.`);
     const band = value <= v.good ? "good" : value <= v.poor ? "needs improvement" : "poor";
     const points = band === "good" ? v.max : band === "poor" ? 0 : v.max / 2;
     const detail = `${v.label} ${show(value, v.unit)}: ${band} (good ≤ ${show(v.good, v.unit)}, poor > ${show(v.poor, v.unit)}).`;
-    return check("tech_core_web_vitals_score", id, v.label, points, v.max, detail, v.remediation);
+    return earned(def, points, detail);
   });
   return { scores: { tech_core_web_vitals_score: scoreFromChecks(checks) }, checks, unmeasured: {} };
 }

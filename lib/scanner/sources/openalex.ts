@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../../scores/check-points.ts";
-import { check, scoreFromChecks } from "../points.ts";
+import { type CheckDefinition, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import { logShare, sameSite } from "./host-match.ts";
 
 /** The fields unirank reads of an OpenAlex institution object (GET /institutions). */
@@ -57,6 +58,50 @@ export type OpenAlexObservations = Static<typeof OpenAlexObservations>;
 /** Points thresholds: values at which a check earns all its points. */
 export const OPENALEX_FULL = { works: 25_000, meanCitedness: 4, hIndex: 500, top10Works: 10_000 } as const;
 
+const openalexCheck = (
+  id: string,
+  score: CheckDefinition["score"],
+  label: string,
+  max: number,
+  earns: string,
+  remediation: string,
+): CheckDefinition => ({ id, score, label, max, earns, remediation, reference: "openalex" });
+
+export const OPENALEX_CHECKS = {
+  works: openalexCheck(
+    "openalex.works",
+    "research_publications_score",
+    "Publications indexed",
+    100,
+    "works of the last five complete years (`counts_by_year`), `100 × log10(1+n) / log10(1+25,000)`, capped",
+    "Record affiliations consistently (ROR id) so the institution's output is attributed to it.",
+  ),
+  citedness: openalexCheck(
+    "openalex.mean-citedness",
+    "research_citations_score",
+    "Mean citedness (2 years)",
+    60,
+    "`60 × min(1, 2yr_mean_citedness / 4)`",
+    "Publish openly and in venues where the work is read and cited.",
+  ),
+  hIndex: openalexCheck(
+    "openalex.h-index",
+    "research_citations_score",
+    "h-index",
+    40,
+    "`40 × log10(1+h) / log10(1+500)`, capped",
+    "Sustained, cited output raises the h-index.",
+  ),
+  top: openalexCheck(
+    "openalex.top10-works",
+    "webo_excellence_score",
+    "Top-10 % cited works",
+    100,
+    "`100 × log10(1+n) / log10(1+10,000)`, capped",
+    "Excellence grows with highly cited papers attributed to the institution.",
+  ),
+} as const;
+
 /** The institution among search results whose homepage is on the university's domain (first such). */
 export function pickInstitution(list: OpenAlexInstitutionList, domain: string): OpenAlexInstitution | null {
   return list.results.find((r) => r.homepage_url !== null && sameSite(r.homepage_url, domain)) ?? null;
@@ -76,34 +121,22 @@ export function worksInYears(inst: OpenAlexInstitution, first: number, last: num
  */
 export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {
   const span = `${o.years[0]}–${o.years[1]}`;
-  const works = check(
-    "research_publications_score",
-    "openalex.works",
-    "Publications indexed",
+  const works = earned(
+    OPENALEX_CHECKS.works,
     100 * logShare(o.works, OPENALEX_FULL.works),
-    100,
     `${o.works} works of ${o.name} in OpenAlex for ${span}.`,
-    "Record affiliations consistently (ROR id) so the institution's output is attributed to it.",
   );
-  const citedness = check(
-    "research_citations_score",
-    "openalex.mean-citedness",
-    "Mean citedness (2 years)",
+  const citedness = earned(
+    OPENALEX_CHECKS.citedness,
     o.meanCitedness2y === null ? 0 : 60 * Math.min(1, o.meanCitedness2y / OPENALEX_FULL.meanCitedness),
-    60,
     o.meanCitedness2y === null
       ? "OpenAlex gives no 2-year mean citedness."
       : `2-year mean citedness ${o.meanCitedness2y.toFixed(2)} (60 points at ${OPENALEX_FULL.meanCitedness}).`,
-    "Publish openly and in venues where the work is read and cited.",
   );
-  const hIndex = check(
-    "research_citations_score",
-    "openalex.h-index",
-    "h-index",
+  const hIndex = earned(
+    OPENALEX_CHECKS.hIndex,
     o.hIndex === null ? 0 : 40 * logShare(o.hIndex, OPENALEX_FULL.hIndex),
-    40,
     o.hIndex === null ? "OpenAlex gives no h-index." : `h-index ${o.hIndex}.`,
-    "Sustained, cited output raises the h-index.",
   );
   const parts: ScoredPart = {
     scores: {
@@ -117,14 +150,10 @@ export function scoreOpenAlex(o: OpenAlexObservations): ScoredPart {
     parts.scores.webo_excellence_score = null;
     parts.unmeasured.webo_excellence_score = "OpenAlex did not answer the top-10 % works query.";
   } else {
-    const top = check(
-      "webo_excellence_score",
-      "openalex.top10-works",
-      "Top-10 % cited works",
+    const top = earned(
+      OPENALEX_CHECKS.top,
       100 * logShare(o.top10Works, OPENALEX_FULL.top10Works),
-      100,
       `${o.top10Works} works of ${span} are in the top 10 % most cited of their field and year.`,
-      "Excellence grows with highly cited papers attributed to the institution.",
     );
     parts.scores.webo_excellence_score = scoreFromChecks([top]);
     parts.checks.push(top);

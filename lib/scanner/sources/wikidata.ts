@@ -1,6 +1,7 @@
 import { type Static, Type } from "@sinclair/typebox";
 import type { ScoredPart } from "../../scores/check-points.ts";
-import { check, scoreFromChecks } from "../points.ts";
+import { checkTable, earned } from "../rubric/check-table.ts";
+import { scoreFromChecks } from "../rubric/points.ts";
 import { logShare, sameSite } from "./host-match.ts";
 
 /** `action=wbsearchentities` answer: the matching items. */
@@ -90,26 +91,35 @@ export function pickItem(
 /** Languages at which the language check earns all its points. */
 export const WIKIPEDIA_FULL_LANGUAGES = 50;
 
+export const WIKIPEDIA_CHECKS = checkTable("presence_wikipedia_score", "wikidata", {
+  article: {
+    id: "wikipedia.article",
+    label: "Wikipedia article",
+    max: 40,
+    earns: "at least one Wikipedia article",
+    remediation: "A neutral, sourced Wikipedia article about the university, linked from its Wikidata item.",
+  },
+  languages: {
+    id: "wikipedia.languages",
+    label: "Wikipedia languages",
+    max: 60,
+    earns: "`60 × log10(1+n) / log10(1+50)` for `n` language editions, capped",
+    remediation: "Articles in the languages of the university's students and partners.",
+  },
+});
+
 /** Wikipedia presence: an article in any language 40 points, languages 60 points on a log scale (full at 50). */
 export function scoreWikidata(o: WikidataObservations): ScoredPart {
   const n = o.wikipedias.length;
-  const article = check(
-    "presence_wikipedia_score",
-    "wikipedia.article",
-    "Wikipedia article",
+  const article = earned(
+    WIKIPEDIA_CHECKS.article,
     n > 0 ? 40 : 0,
-    40,
     n > 0 ? `${o.item} has Wikipedia articles.` : `${o.item} has no Wikipedia article.`,
-    "A neutral, sourced Wikipedia article about the university, linked from its Wikidata item.",
   );
-  const languages = check(
-    "presence_wikipedia_score",
-    "wikipedia.languages",
-    "Wikipedia languages",
+  const languages = earned(
+    WIKIPEDIA_CHECKS.languages,
     60 * logShare(n, WIKIPEDIA_FULL_LANGUAGES),
-    60,
     `Articles in ${n} language${n === 1 ? "" : "s"} (60 points at ${WIKIPEDIA_FULL_LANGUAGES}).`,
-    "Articles in the languages of the university's students and partners.",
   );
   const checks = [article, languages];
   return { scores: { presence_wikipedia_score: scoreFromChecks(checks) }, checks, unmeasured: {} };

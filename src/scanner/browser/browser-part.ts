@@ -43,6 +43,8 @@ export interface BrowserPartOptions {
 export interface BrowserPart {
   (target: ScanTarget, context: PartContext): Promise<ScoredPart & { observations?: BrowserObservations }>;
   close(): Promise<void>;
+  /** `browser` when a Chromium is configured: then the browser is one of the scan's measurement parts. */
+  readonly profile?: "browser";
 }
 
 const BLOCKED_KEPT = 50;
@@ -227,5 +229,6 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
   part.close = async () => {
     await Promise.all([...closing]);
   };
-  return part;
+  if (!options.chromiumPath) return part;
+  return Object.assign(part, { profile: "browser" as const });
 }

@@ -1,5 +1,5 @@
 import type { ScoreName } from "../../../lib/index.ts";
-import { type ScanPart, unmeasuredPart } from "../../../lib/scanner/index.ts";
+import { PART_MEASURES, type ScanPart, unmeasuredPart } from "../../../lib/scanner/index.ts";
 import type { SourceOptions } from "./fetch-json.ts";
 import { greenWebPart } from "./greenweb-part.ts";
 import { openAlexPart } from "./openalex-part.ts";
@@ -25,16 +25,16 @@ export function parseSources(text: string | undefined): SourceName[] {
   return [...new Set(names)] as SourceName[];
 }
 
-/** The sub-scores each source measures. */
+/** The sub-scores each source measures (its part in the profile). */
 export const SOURCE_SCORES: Record<SourceName, readonly ScoreName[]> = {
-  openalex: ["research_publications_score", "research_citations_score", "webo_excellence_score"],
-  wikidata: ["presence_wikipedia_score"],
-  greenweb: ["green_hosting_score"],
+  openalex: PART_MEASURES.openalex,
+  wikidata: PART_MEASURES.wikidata,
+  greenweb: PART_MEASURES.greenweb,
 };
 
 /**
- * One part per source: the enabled ones ask their source (each at its own base URL); the others are not asked
- * and leave their sub-scores null with the reason.
+ * One part per source: the enabled ones ask their source (each at its own base URL) and name themselves in the
+ * scan's profile; the others are not asked and leave their sub-scores null with the reason.
  */
 export function sourceParts(
   enabled: readonly SourceName[],
@@ -46,7 +46,7 @@ export function sourceParts(
     greenweb: greenWebPart,
   };
   return SOURCE_NAMES.map((name) => {
-    if (enabled.includes(name)) return make[name](options[name] ?? {});
+    if (enabled.includes(name)) return Object.assign(make[name](options[name] ?? {}), { profile: name });
     const off = unmeasuredPart(SOURCE_SCORES[name], `the ${name} source is off (--sources)`);
     return async () => structuredClone(off);
   });

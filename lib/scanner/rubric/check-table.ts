@@ -1,8 +1,8 @@
-import type { ScoreName } from "../scores/catalogue.ts";
-import type { CheckPoints } from "../scores/check-points.ts";
+import type { ScoreName } from "../../scores/catalogue.ts";
+import type { CheckPoints } from "../../scores/check-points.ts";
 import { check } from "./points.ts";
 
-/** The references the own-site rubrics follow (docs/scanner.md names each check's). */
+/** The references the rubrics follow (docs/scanner.md names each check's). */
 export const REFERENCES = {
   "mdn-observatory": {
     title: "MDN HTTP Observatory 1.6.3: its analyzer tests, score table and grade chart",
@@ -46,6 +46,27 @@ export const REFERENCES = {
     title: "BCP 47 language tags; hreflang alternates as search engines read them",
     url: "https://www.rfc-editor.org/rfc/rfc5646",
   },
+  lighthouse: {
+    title: "Lighthouse 13: performance metric weights and log-normal scoring curves; mobile-friendly audits",
+    url: "https://developer.chrome.com/docs/lighthouse/performance/performance-scoring",
+  },
+  "web-vitals": {
+    title: "web.dev Core Web Vitals thresholds (good / needs improvement / poor)",
+    url: "https://web.dev/articles/vitals",
+  },
+  "axe-core": {
+    title: "axe-core rules tagged WCAG 2.0–2.2 A and AA, weighed by impact",
+    url: "https://github.com/dequelabs/axe-core/blob/develop/doc/rule-descriptions.md",
+  },
+  openalex: { title: "OpenAlex API: institutions and works", url: "https://docs.openalex.org" },
+  wikidata: {
+    title: "Wikidata API: items, official website (P856) and Wikipedia sitelinks",
+    url: "https://www.wikidata.org/w/api.php",
+  },
+  greenweb: {
+    title: "Green Web Foundation greencheck API v3",
+    url: "https://api.thegreenwebfoundation.org/api-docs/",
+  },
   unirank: { title: "unirank's own rubric (docs/scanner.md)", url: "docs/scanner.md" },
 } as const;
 
@@ -65,6 +86,9 @@ export interface CheckDefinition {
   readonly remediation: string;
   readonly reference: ReferenceId;
 }
+
+/** A check as the methodology lists it: `max` null when its points depend on the page (accessibility rules). */
+export type CheckListing = Omit<CheckDefinition, "max"> & { readonly max: number | null };
 
 type Row = Omit<CheckDefinition, "score" | "reference"> & { reference?: ReferenceId };
 

@@ -1,5 +1,5 @@
-import type { ScoreName } from "../scores/catalogue.ts";
-import type { CheckPoints, ScoredPart } from "../scores/check-points.ts";
+import type { ScoreName } from "../../scores/catalogue.ts";
+import type { CheckPoints, ScoredPart } from "../../scores/check-points.ts";
 
 /** Rounds to one decimal, the precision of every point count. */
 export const roundPoints = (n: number): number => Math.round(n * 10) / 10;
