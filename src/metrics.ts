@@ -234,9 +234,12 @@ export class ServerMetrics implements RequestObserver {
     }
   };
 
-  /** The Prometheus text exposition. */
-  render(): Promise<string> {
-    return this.registry.metrics();
+  /**
+   * The Prometheus text exposition. prom-client writes a not-a-number value as `Nan` (the event-loop lag's mean
+   * before it has a sample); the format spells it `NaN`, which strict parsers require.
+   */
+  async render(): Promise<string> {
+    return (await this.registry.metrics()).replace(/ Nan$/gm, " NaN");
   }
 
   get contentType(): string {
