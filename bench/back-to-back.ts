@@ -13,18 +13,12 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { benchArgs } from "./args.ts";
 import { BUN, freePort, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
 import { buildScenarios } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const argv = process.argv.slice(2);
-const value = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const dbPath = argv[0];
-if (!dbPath || dbPath.startsWith("--"))
-  throw new Error("usage: back-to-back.ts DB --trees DIR[,DIR…] [--only a,b]");
+const { argv, value, dbPath } = benchArgs("back-to-back.ts DB --trees DIR[,DIR…] [--only a,b]");
 const trees = (value("trees") ?? ROOT).split(",").map((t) => resolve(t));
 const only = value("only")?.split(",") ?? null;
 const rounds = Number(value("rounds") ?? 2);

@@ -24,18 +24,14 @@ import { observers } from "../src/http/observer.ts";
 import { createLogger } from "../src/logger.ts";
 import { ServerMetrics } from "../src/metrics.ts";
 import { appContext } from "../src/server.ts";
+import { benchArgs } from "./args.ts";
 import { BUN, freePort, waitReady } from "./proc.ts";
 import { buildScenarios, type Mode } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
-const argv = process.argv.slice(2);
-const value = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const dbPath = argv[0];
-if (!dbPath || dbPath.startsWith("--"))
-  throw new Error("usage: observability.ts DB [--http] [--iterations N] [--rounds R] [--only a,b]");
+const { argv, value, dbPath } = benchArgs(
+  "observability.ts DB [--http] [--iterations N] [--rounds R] [--only a,b]",
+);
 const http = argv.includes("--http");
 const iterations = Number(value("iterations") ?? (http ? 10_000 : 1000));
 const rounds = Number(value("rounds") ?? (http ? 5 : 11));

@@ -11,16 +11,10 @@ import { openDatabase } from "../src/db/open.ts";
 import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
 import { appContext } from "../src/server.ts";
+import { benchArgs } from "./args.ts";
 import { buildScenarios } from "./scenarios.ts";
 
-const argv = process.argv.slice(2);
-const value = (name: string) => {
-  const i = argv.indexOf(`--${name}`);
-  return i >= 0 ? argv[i + 1] : undefined;
-};
-const dbPath = argv[0];
-if (!dbPath || dbPath.startsWith("--"))
-  throw new Error("usage: requests.ts DB [--iterations N] [--only a,b] [--cache]");
+const { argv, value, dbPath } = benchArgs("requests.ts DB [--iterations N] [--only a,b] [--cache]");
 const iterations = Number(value("iterations") ?? 2000);
 const only = value("only")?.split(",") ?? null;
 const cached = argv.includes("--cache");
