@@ -110,6 +110,15 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
       modes: both,
     },
     {
+      name: "search-sorted",
+      label: "v1 /universities?search=&sort= (domain, country, created_at; asc, desc)",
+      paths: varied(
+        () =>
+          `/api/v1/universities?search=${fragment()}&sort=${pick(["domain", "country", "created_at"])}&order=${pick(["asc", "desc"])}`,
+      ),
+      modes: both,
+    },
+    {
       name: "university",
       label: "v1 /universities/{id}",
       paths: varied(() => `/api/v1/universities/${pick(ids)}`),
