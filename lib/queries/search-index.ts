@@ -68,6 +68,16 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
 export const countryCode = (index: SearchIndex, country: string): number =>
   index.countryNames.indexOf(country);
 
+/** Positions (in (name, id) order) of the universities in `country`. */
+export function rowsInCountry(index: SearchIndex, country: string): number[] {
+  const code = countryCode(index, country);
+  const rows: number[] = [];
+  if (code === -1) return rows;
+  const countries = index.country;
+  for (let i = 0; i < countries.length; i++) if (countries[i] === code) rows.push(i);
+  return rows;
+}
+
 const indexMemo = generationMemo((db) => buildIndex(db));
 
 /** The index of the current data generation, built at most once per generation. */

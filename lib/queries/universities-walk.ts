@@ -2,7 +2,7 @@ import { sql } from "kysely";
 import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
 import { universitiesByIds } from "./list-universities.ts";
-import { countryCode, searchIndex, searchMatches } from "./search-index.ts";
+import { rowsInCountry, searchIndex, searchMatches } from "./search-index.ts";
 import { countAll, toNumber, type University } from "./shapes.ts";
 import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 
@@ -27,11 +27,7 @@ async function currentOrder(db: DB, q: UniversitiesWalkQuery, key: string): Prom
   if (q.search === undefined && country === undefined) return { key, ids: index.ids, positions: null };
   let positions: number[];
   if (q.search !== undefined) positions = searchMatches(index, searchKey(q.search), country);
-  else {
-    positions = [];
-    const code = countryCode(index, country as string);
-    for (let i = 0; i < index.country.length; i++) if (index.country[i] === code) positions.push(i);
-  }
+  else positions = rowsInCountry(index, country as string);
   return {
     key,
     ids: Int32Array.from(positions, (p) => index.ids[p] as number),
