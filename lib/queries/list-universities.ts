@@ -2,9 +2,10 @@ import { prepared } from "../db/prepared.ts";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
-import { rowsInCountry, searchIndex, searchMatches, searchPage } from "./search-index.ts";
+import { type SearchIndex, searchIndex, searchMatches, searchPage } from "./search-index.ts";
 import { orderedPage, searchOrder } from "./search-orders.ts";
 import { type Paged, pageOffset, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
+import { rowsInCountry, type UniversityOrder, universityOrder } from "./university-order.ts";
 
 /** Universities by id; one compiled statement per page length. */
 const byIdsQuery = prepared((db, arg: (i: number) => number, n) =>
@@ -28,27 +29,28 @@ export async function universitiesByIds(db: DB, ids: readonly number[]): Promise
 
 /**
  * Universities, filtered by search and country, sorted, paged; ties broken by id so pages never overlap. Served
- * from the in-memory search index (every university in (name, id) order, kept per data generation): in that
- * order a page is a slice of it (or of its matches); in another, the rows are put in the order the database gave
- * the index's universities (`searchOrder`). No count and no OFFSET walk per request.
+ * from every university's (name, id) order kept per data generation (`universityOrder`, or the search index for a
+ * search): in that order a page is a slice of it (or of its matches); in another, the rows are put in the order
+ * the database gave those universities (`searchOrder`). No count and no OFFSET walk per request.
  */
 export async function listUniversities(
   db: DB,
   params: ListUniversitiesParams = {},
 ): Promise<Paged<University>> {
   const { page = 1, limit = 20, search, country, sort = "name", order = "asc" } = params;
-  const index = await searchIndex(db);
   const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
   const code = country?.toUpperCase();
   const byName = sort === "name" && order === "asc";
+  // Searches need the index (folded texts, trigrams); plain lists only the order it shares.
+  const index: UniversityOrder = search !== undefined ? await searchIndex(db) : await universityOrder(db);
   const sorted = async (matches: readonly number[]) =>
     orderedPage(matches, await searchOrder(db, index, sort, order), offset, limit);
   let found: { total: number; rows: readonly number[] };
   if (search !== undefined) {
     const key = searchKey(search);
     found = byName
-      ? searchPage(index, key, code, offset, limit)
-      : await sorted(searchMatches(index, key, code));
+      ? searchPage(index as SearchIndex, key, code, offset, limit)
+      : await sorted(searchMatches(index as SearchIndex, key, code));
   } else if (code !== undefined) {
     const matches = rowsInCountry(index, code);
     found = byName

@@ -206,7 +206,8 @@ describeEachDatabase("search index: the same answers as a LIKE over the folded n
       for (const order of ["asc", "desc"] as const) {
         for (const country of [undefined, "JP", "US", "XX"]) {
           const want = await viaSql(sort, order, country);
-          const filter = country === undefined ? {} : { country: country.toLowerCase() };
+          const filter: Record<string, string> =
+            country === undefined ? {} : { country: country.toLowerCase() };
           expect({ sort, order, country, ...(await list({ sort, order, limit: "100", ...filter })) }).toEqual(
             {
               sort,
