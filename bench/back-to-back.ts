@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchArgs } from "./args.ts";
 import { BUN, freePort, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
-import { buildScenarios } from "./scenarios.ts";
+import { buildScenarios, prepareScenario } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const { argv, value, dbPath } = benchArgs("back-to-back.ts DB --trees DIR[,DIR…] [--only a,b]");
@@ -95,8 +95,7 @@ for (let round = 1; round <= rounds; round++) {
     const sampler = sampleRss(server.pid);
     for (const sc of scenarios) {
       const paths = sc.paths[cached ? "cached" : "uncached"];
-      // One request first builds what the data generation needs (the search index, a ranking), then a warm-up.
-      await (await fetch(`${base}${paths[0]}`)).arrayBuffer();
+      await prepareScenario(base, paths);
       await wrk(base, paths, !cached, 1);
       const run = await wrk(base, paths, !cached, duration);
       const share = run.rps / ceiling.rps;

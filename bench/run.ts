@@ -17,7 +17,7 @@ import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { BUN, freePort, loadAverage, mb, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
 import { evaluateTargets, type Results, type RunResult, renderReadme, renderTable } from "./report.ts";
-import { buildScenarios, type Mode } from "./scenarios.ts";
+import { buildScenarios, type Mode, prepareScenario } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const SERVER_CORE = 0;
@@ -481,6 +481,7 @@ async function main() {
         continue;
       }
       const bust = mode === "uncached";
+      await prepareScenario(server.base, sc.paths[mode]);
       if (opts.warmup > 0) await load(opts, server.base, sc.paths[mode], bust, opts.warmup);
       const sampler = sampleRss(server.proc.pid);
       const f = await load(opts, server.base, sc.paths[mode], bust, opts.duration);

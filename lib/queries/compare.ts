@@ -2,15 +2,18 @@ import { prepared } from "../db/prepared.ts";
 import { invalidParameter, notFound } from "../errors.ts";
 import type { CompareParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
+import { SCORE_NAMES } from "../scores/catalogue.ts";
 import { isoDate } from "../time/format.ts";
-import { type Scores, scoresOfScans } from "./shapes.ts";
+import { pickScores, type Scores } from "./shapes.ts";
 
-/** The universities compared with their latest scan; one compiled statement per number of ids. */
+/** The universities compared with their latest scan and its scores; one compiled statement per number of ids. */
 const compareQuery = prepared((db, arg: (i: number) => number, n) =>
   db
     .selectFrom("universities as u")
     .leftJoin("latest_scans as l", "l.university_id", "u.id")
-    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at"])
+    .leftJoin("scans as s", "s.id", "l.scan_id")
+    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at", "s.id as scored_id"])
+    .select(SCORE_NAMES.map((n) => `s.${n}` as const))
     .where(
       "u.id",
       "in",
@@ -46,17 +49,13 @@ export async function compare(db: DB, params: CompareParams): Promise<Comparison
   if (missing.length > 0) {
     throw notFound(`Unknown university id${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}`);
   }
-  const scores = await scoresOfScans(
-    db,
-    rows.flatMap((r) => (r.scan_id == null ? [] : [Number(r.scan_id)])),
-  );
   return ids.map((id) => {
     const r = byId.get(id)!;
     const scanId = r.scan_id == null ? null : Number(r.scan_id);
     return {
       university: { id, domain: r.domain, name: r.name },
       scan_date: r.completed_at ? isoDate(r.completed_at) : null,
-      scores: scanId === null ? null : (scores.get(scanId) ?? null),
+      scores: scanId === null || r.scored_id == null ? null : pickScores(r as Record<string, unknown>),
     };
   });
 }

@@ -1,9 +1,9 @@
-import { sql } from "kysely";
 import { prepared } from "../db/prepared.ts";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
-import { escapeLike, searchKey } from "../text/search-key.ts";
-import { searchIndex, searchPage } from "./search-index.ts";
+import { searchKey } from "../text/search-key.ts";
+import { searchIndex, searchMatches, searchPage } from "./search-index.ts";
+import { orderedPage, searchOrder } from "./search-orders.ts";
 import { countAll, type Paged, pageOffset, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 
 /** Universities by id; one compiled statement per page length. */
@@ -32,11 +32,22 @@ export async function listUniversities(
   params: ListUniversitiesParams = {},
 ): Promise<Paged<University>> {
   const { page = 1, limit = 20, search, country, sort = "name", order = "asc" } = params;
-  if (search !== undefined && sort === "name" && order === "asc") {
-    // The default order: matches come out of the in-memory search index already sorted.
+  if (search !== undefined) {
+    // Matches from the in-memory search index: in the default order they come out sorted; in another, they are
+    // put in the order the database gave the index's universities.
     const index = await searchIndex(db);
     const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
-    const { total, rows } = searchPage(index, searchKey(search), country?.toUpperCase(), offset, limit);
+    const key = searchKey(search);
+    const code = country?.toUpperCase();
+    const { total, rows } =
+      sort === "name" && order === "asc"
+        ? searchPage(index, key, code, offset, limit)
+        : orderedPage(
+            searchMatches(index, key, code),
+            await searchOrder(db, index, sort, order),
+            offset,
+            limit,
+          );
     const data = await universitiesByIds(
       db,
       rows.map((row) => index.ids[row] as number),
@@ -44,9 +55,6 @@ export async function listUniversities(
     return { data, meta: { page, limit, total } };
   }
   let q = db.selectFrom("universities");
-  if (search !== undefined) {
-    q = q.where(sql<boolean>`search_text like ${`%${escapeLike(searchKey(search))}%`} escape '\\'`);
-  }
   if (country !== undefined) q = q.where("country", "=", country.toUpperCase());
   const { total } = await q.select(countAll.as("total")).executeTakeFirstOrThrow();
   const offset = pageOffset(page, limit);

@@ -24,8 +24,9 @@ async function currentOrder(db: DB, q: RegressionsWalkQuery, key: string): Promi
   const declines = await declinesOf(db, q.category);
   const ids: number[] = [];
   const drops: number[] = [];
+  const sinceMs = Date.parse(q.since);
   for (let i = 0; i < declines.drops.length && (declines.drops[i] as number) >= q.threshold; i++) {
-    if ((declines.completed[i] as string) < q.since) continue;
+    if ((declines.completed[i] as number) < sinceMs) continue;
     ids.push(declines.ids[i] as number);
     drops.push(declines.drops[i] as number);
   }

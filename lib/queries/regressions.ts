@@ -50,7 +50,31 @@ const DAY_MS = 86_400_000;
 export interface Declines {
   ids: Int32Array;
   drops: Int32Array;
-  completed: string[];
+  /** The latest scan's `completed_at`, in milliseconds since the epoch. */
+  completed: Float64Array;
+  /** For a prefix length, the `completed` of that prefix in ascending order; made on first use, a few kept. */
+  sortedPrefixes: Map<number, Float64Array>;
+}
+
+const SORTED_PREFIXES_KEPT = 8;
+
+/** How many of the first `end` declines completed at or after `sinceMs`: a binary search in the sorted prefix. */
+export function countSince(declines: Declines, end: number, sinceMs: number): number {
+  let sorted = declines.sortedPrefixes.get(end);
+  if (!sorted) {
+    sorted = declines.completed.slice(0, end).sort();
+    if (declines.sortedPrefixes.size >= SORTED_PREFIXES_KEPT) {
+      declines.sortedPrefixes.delete(declines.sortedPrefixes.keys().next().value as number);
+    }
+    declines.sortedPrefixes.set(end, sorted);
+  }
+  let lo = 0;
+  for (let hi = sorted.length; lo < hi; ) {
+    const mid = (lo + hi) >>> 1;
+    if ((sorted[mid] as number) < sinceMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted.length - lo;
 }
 
 async function buildDeclines(db: DB, category: string): Promise<Declines> {
@@ -72,11 +96,17 @@ async function buildDeclines(db: DB, category: string): Promise<Declines> {
       ${PROFILE_BOUND_SCORES.has(score) ? sql`and l.profile = l.prev_profile` : sql``}
     order by drop_tenths desc, l.university_id asc`.execute(db);
   const n = rows.rows.length;
-  const declines: Declines = { ids: new Int32Array(n), drops: new Int32Array(n), completed: new Array(n) };
+  const declines: Declines = {
+    ids: new Int32Array(n),
+    drops: new Int32Array(n),
+    completed: new Float64Array(n),
+    sortedPrefixes: new Map(),
+  };
   rows.rows.forEach((r, i) => {
     declines.ids[i] = Number(r.university_id);
     declines.drops[i] = Number(r.drop_tenths);
-    declines.completed[i] = r.completed_at;
+    const ms = Date.parse(r.completed_at);
+    declines.completed[i] = Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
   });
   return declines;
 }
@@ -186,12 +216,11 @@ export async function regressions(
     if ((declines.drops[mid] as number) >= threshold) end = mid + 1;
     else hi = mid;
   }
+  const sinceMs = Date.parse(since);
+  const total = countSince(declines, end, sinceMs);
   const picked: number[] = [];
-  let total = 0;
-  for (let i = 0; i < end; i++) {
-    if ((declines.completed[i] as string) < since) continue;
-    total++;
-    if (picked.length < limit) picked.push(i);
+  for (let i = 0; i < end && picked.length < Math.min(limit, total); i++) {
+    if ((declines.completed[i] as number) >= sinceMs) picked.push(i);
   }
   const data = await regressionRows(
     db,

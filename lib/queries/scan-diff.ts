@@ -5,7 +5,7 @@ import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import type { CheckPoints } from "../scores/check-points.ts";
 import { round1 } from "../scores/derive.ts";
 import { evidenceChecks } from "./evidence-checks.ts";
-import { getScan, type ScanDetail, type UniversityRef } from "./get-scan.ts";
+import { type ScanDetail, scansById, type UniversityRef } from "./get-scan.ts";
 
 export interface ScanSummary {
   id: number;
@@ -53,15 +53,6 @@ export interface ScanDiff {
   checks: CheckChange[] | null;
 }
 
-async function scanOrNull(db: DB, id: number): Promise<ScanDetail | null> {
-  try {
-    return await getScan(db, id);
-  } catch (e) {
-    if (e instanceof UnirankError && e.code === "NOT_FOUND") return null;
-    throw e;
-  }
-}
-
 /** Who is named in an error: `a`, `b`, or both when a = b. */
 function sides(a: number, b: number, bad: (side: "a" | "b") => boolean): ("a" | "b")[] {
   if (a === b) return bad("a") ? ["a", "b"] : [];
@@ -76,8 +67,8 @@ function sides(a: number, b: number, bad: (side: "a" | "b") => boolean): ("a" | 
  */
 export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff> {
   const { a, b } = params;
-  const [sa, sb] = await Promise.all([scanOrNull(db, a), a === b ? null : scanOrNull(db, b)]);
-  const scan = { a: sa, b: a === b ? sa : sb };
+  const found = await scansById(db, a === b ? [a] : [a, b]);
+  const scan = { a: found.get(a) ?? null, b: found.get(b) ?? null };
   const id = { a, b };
 
   const missing = sides(a, b, (s) => scan[s] === null);

@@ -359,6 +359,20 @@ describeEachDatabase("v2 core", (get) => {
       expect((await run({ days: 365 })).meta.since).toBe("2025-06-30T12:00:00+00:00");
     });
 
+    test("total counts what the list holds, whatever the order of thresholds, windows and limits asked", async () => {
+      const asks: [number, number, string][] = [];
+      for (const min_drop of [5, 0, 10, 4.9, 5])
+        for (const days of [30, 1, 365, 31])
+          for (const at of ["2026-06-30T12:00:00Z", "2026-06-30T12:00:01Z"]) asks.push([min_drop, days, at]);
+      for (const [min_drop, days, at] of asks) {
+        const all = await run({ min_drop, days, limit: 100 }, at);
+        expect(all.meta.total).toBe(all.data.length);
+        const one = await run({ min_drop, days, limit: 1 }, at);
+        expect(one.meta.total).toBe(all.data.length);
+        expect(one.data).toEqual(all.data.slice(0, 1));
+      }
+    });
+
     test("min_drop boundary: a drop exactly equal to min_drop is included", async () => {
       expect(domains(await run({ min_drop: 5 }))).toContain("two.de.example"); // 64.1 - 59.1
       expect(domains(await run({ min_drop: 5.1 }))).not.toContain("two.de.example");

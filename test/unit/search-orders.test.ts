@@ -1,0 +1,49 @@
+import { expect, test } from "bun:test";
+import { orderedPage, type SearchOrder } from "../../lib/queries/search-orders.ts";
+
+/** A random order of n rows and its inverse. */
+function shuffled(n: number, seed: number): SearchOrder {
+  let s = seed;
+  const random = () => {
+    s = (s * 1103515245 + 12345) & 0x7fffffff;
+    return s / 0x80000000;
+  };
+  const rows = Int32Array.from({ length: n }, (_, i) => i);
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [rows[i], rows[j]] = [rows[j] as number, rows[i] as number];
+  }
+  const rank = new Int32Array(n);
+  rows.forEach((row, place) => {
+    rank[row] = place;
+  });
+  return { rank, rows };
+}
+
+test("orderedPage: a page of the matches in the order's places, by sorting few matches or walking many", () => {
+  const n = 2000;
+  const order = shuffled(n, 7);
+  // From 1 match (sorted) to every row (walked), pages at the start, the middle, the end and past it.
+  for (const every of [1, 2, 5, 31, 32, 33, 100, 2000]) {
+    const matches = Array.from({ length: Math.ceil(n / every) }, (_, i) => i * every);
+    const want = [...matches].sort((a, b) => (order.rank[a] as number) - (order.rank[b] as number));
+    for (const [offset, limit] of [
+      [0, 20],
+      [0, 1],
+      [7, 13],
+      [Math.max(0, want.length - 5), 20],
+      [want.length, 20],
+      [want.length + 10, 20],
+      [Number.POSITIVE_INFINITY, 20],
+    ] as const) {
+      const got = orderedPage(matches, order, offset, limit);
+      expect({ every, offset, limit, ...got }).toEqual({
+        every,
+        offset,
+        limit,
+        total: matches.length,
+        rows: want.slice(Math.min(offset, want.length), Math.min(offset + limit, want.length)),
+      });
+    }
+  }
+});
