@@ -59,6 +59,9 @@ const BLOCKED_KEPT = 50;
 const NO_CHROMIUM = "no Chromium configured (--chromium or CHROMIUM_PATH)";
 const ABORTED = "the scan was aborted";
 
+/** How long the contexts of a finished attempt are waited for to close. */
+const CONTEXT_CLOSE_WAIT_MS = 5_000;
+
 /** The home page navigated (redirected) to another host, which is not measured. */
 class LeftSite extends Error {}
 
@@ -230,23 +233,40 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
       const site = siteHost(target.domain) ?? target.domain;
       for (let attempt = 0; ; attempt++) {
         let lease: ChromiumLease | null = null;
+        // Chromium going away ends the attempt at once, whatever step of the measurement waits for it.
+        let disconnected: (error: Error) => void = () => {};
+        const crash = new Promise<never>((_, reject) => {
+          disconnected = reject;
+        });
+        crash.catch(() => {});
+        const gone = () => disconnected(new Error("Chromium disconnected during the measurement"));
         const browser = async () => {
           if (context.signal?.aborted) throw new Error(ABORTED);
           lease = await chromium.acquire().catch((error: unknown) => {
             launchError = firstLine(error);
             throw error;
           });
+          lease.browser.once("disconnected", gone);
+          if (!lease.browser.isConnected()) gone();
           return lease.browser;
         };
         try {
-          return await measure(url, site, context, browser, context.address ?? ownLookup, opened);
+          const measuring = measure(url, site, context, browser, context.address ?? ownLookup, opened);
+          measuring.catch(() => {});
+          return await Promise.race([measuring, crash]);
         } catch (error) {
           // Chromium crashed under this university: measured once more in a new one.
           const crashed = lease !== null && !(lease as ChromiumLease).browser.isConnected();
           if (attempt === 0 && crashed && !context.signal?.aborted) continue;
           throw error;
         } finally {
-          await Promise.all([...contexts].map((c) => c.close().catch(() => {})));
+          (lease as ChromiumLease | null)?.browser.off("disconnected", gone);
+          // Contexts of a Chromium that went away may never answer: their closing is waited for a while only.
+          const closing = Promise.all([...contexts].map((c) => c.close().catch(() => {})));
+          await Promise.race([
+            closing,
+            new Promise((done) => setTimeout(done, CONTEXT_CLOSE_WAIT_MS).unref?.()),
+          ]);
           (lease as ChromiumLease | null)?.release();
         }
       }
