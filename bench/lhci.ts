@@ -13,6 +13,7 @@
  * other (the order swaps every round):
  *   point  unirank `/api/v1/universities/{id}`      vs LHCI `/v1/projects/{projectId}`            (random ids)
  *   list   unirank `/api/v1/universities?page=P`    vs LHCI `/v1/projects/{projectId}/builds?limit=20`
+ *   first  unirank `/api/v1/universities?page=1`    vs the same LHCI list (unirank's list without the depth)
  * unirank's requests get a distinct `_=N` each; LHCI's do not (it has no response cache, and its builds list
  * takes every query parameter as a column to filter on). Prints req/s, p50 and p99 per run, and the median over
  * rounds of unirank's req/s over LHCI's per scenario.
@@ -169,40 +170,33 @@ log(
 
 const unirankPort = await freePort();
 const unirankBase = `http://127.0.0.1:${unirankPort}`;
+const serve = ["serve", "--db", unirankUrl, "--port", String(unirankPort), "--no-cache", "--rate-limit", "0"];
 const unirank = await startPinned(
-  [
-    BUN,
-    join(ROOT, "src/cli.ts"),
-    "serve",
-    "--db",
-    unirankUrl,
-    "--port",
-    String(unirankPort),
-    "--no-cache",
-  ].concat(["--rate-limit", "0", "--log-dir", join(work, "logs")]),
+  [BUN, join(ROOT, "src/cli.ts"), ...serve, "--log-dir", join(work, "logs")],
   `${unirankBase}/health`,
 );
 
 const pages = Math.ceil(ids.length / PAGE);
+const pagePath = () => `/api/v1/universities?page=${1 + Math.floor(rnd() * pages)}`;
+const lhciList = pickEach(listed, DISTINCT).map((p) => `/v1/projects/${p.id}/builds?limit=${PAGE}`);
 const sides = {
   unirank: {
     base: unirankBase,
     bust: true,
     point: pickEach(ids, DISTINCT).map((id) => `/api/v1/universities/${id}`),
-    list: Array.from(
-      { length: DISTINCT },
-      () => `/api/v1/universities?page=${1 + Math.floor(rnd() * pages)}`,
-    ),
+    list: Array.from({ length: DISTINCT }, pagePath),
+    first: ["/api/v1/universities?page=1"],
   },
   lhci: {
     base: lhciBase,
     bust: false,
     point: pickEach(projects, DISTINCT).map((p) => `/v1/projects/${p.id}`),
-    list: pickEach(listed, DISTINCT).map((p) => `/v1/projects/${p.id}/builds?limit=${PAGE}`),
+    list: lhciList,
+    first: lhciList,
   },
 };
 type Side = keyof typeof sides;
-const scenarios = ["point", "list"] as const;
+const scenarios = ["point", "list", "first"] as const;
 
 // Every path answers 200 with a page of 20 where a list is asked, before anything is measured.
 for (const side of Object.keys(sides) as Side[]) {
