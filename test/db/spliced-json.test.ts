@@ -2,18 +2,22 @@ import { beforeAll, expect, test } from "bun:test";
 import {
   CATEGORY_NAMES,
   type IngestRecord,
+  LeaderboardSchema,
   leaderboard,
   RANKING_SORTS,
+  RankingListSchema,
   type RankingsParams,
   rankings,
   writeRecords,
 } from "../../lib/index.ts";
+import { csvTable } from "../../src/http/csv/csv-table.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
  * The HTTP layer's spliced rankings and leaderboards must be, byte for byte, `JSON.stringify` of the core's typed
- * answer: same rows, key order, number formatting and escapes, on every database, also after a write.
+ * answer: same rows, key order, number formatting and escapes, on every database, also after a write; and their
+ * CSV the CSV of that answer.
  */
 const COUNT = 700;
 const NAMES = [
@@ -81,6 +85,10 @@ describeEachDatabase("http: spliced rankings and leaderboards", (get) => {
       const spliced = await splicedRankings(db, params);
       expect(spliced.data.text).toBe(JSON.stringify(core.data));
       expect(spliced.meta).toEqual(core.meta);
+      // CSV from the spliced rows (records kept per row text) is the CSV of the core's rows, asked twice.
+      for (let i = 0; i < 2; i++) {
+        expect(csvTable(RankingListSchema, spliced.data)).toBe(csvTable(RankingListSchema, core.data));
+      }
     }
     for (const category of CATEGORY_NAMES) {
       for (const limit of [1, 10, 100]) {
@@ -88,6 +96,7 @@ describeEachDatabase("http: spliced rankings and leaderboards", (get) => {
         const spliced = await splicedLeaderboard(db, category, { limit });
         expect(spliced.data.text).toBe(JSON.stringify(core.data));
         expect(spliced.meta).toEqual(core.meta);
+        expect(csvTable(LeaderboardSchema, spliced.data)).toBe(csvTable(LeaderboardSchema, core.data));
       }
     }
   };

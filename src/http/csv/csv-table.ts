@@ -1,6 +1,6 @@
 import type { TArray, TObject, TSchema } from "@sinclair/typebox";
 import { csvRows } from "../../csv/rfc4180.ts";
-import { JsonText } from "../spliced-json/json-text.ts";
+import { JsonRows, JsonText } from "../spliced-json/json-text.ts";
 
 /** One CSV column of a list's rows: its name and where its value sits in a row. */
 export interface CsvColumn {
@@ -55,9 +55,48 @@ function valueAt(row: unknown, path: readonly string[]): unknown {
   return v ?? null;
 }
 
-/** A list's rows as CSV: the header row, then one record per row (values as in JSON, null as an empty field). */
+/** The CSV header and the records of spliced rows, per list schema (rows serialised once, as the JSON rows are). */
+interface CsvLines {
+  header: string;
+  /** A row's JSON text → its CSV record. */
+  records: Map<string, string>;
+}
+
+/** Records kept per list schema before the map starts afresh (a few MB of short texts). */
+const RECORDS_KEPT = 20_000;
+const linesBySchema = new WeakMap<TSchema, CsvLines>();
+
+function csvLinesOf(response: TSchema, columns: CsvColumn[]): CsvLines {
+  let lines = linesBySchema.get(response);
+  if (!lines) {
+    lines = { header: csvRows([columns.map((c) => c.name)]), records: new Map() };
+    linesBySchema.set(response, lines);
+  }
+  return lines;
+}
+
+/**
+ * A list's rows as CSV: the header row, then one record per row (values as in JSON, null as an empty field).
+ * Rows spliced from texts (`JsonRows`: rankings and leaderboards) are written once per text and kept, as
+ * csv-stringify costs tens of µs a row (docs/performance.md); the records are the same (each ends in CRLF).
+ */
 export function csvTable(response: TSchema, data: unknown): string {
   const columns = csvColumnsOf(response);
+  if (data instanceof JsonRows) {
+    const lines = csvLinesOf(response, columns);
+    let out = lines.header;
+    for (const text of data.rows) {
+      let record = lines.records.get(text);
+      if (record === undefined) {
+        const row = JSON.parse(text) as unknown;
+        record = csvRows([columns.map((c) => valueAt(row, c.path))]);
+        if (lines.records.size >= RECORDS_KEPT) lines.records.clear();
+        lines.records.set(text, record);
+      }
+      out += record;
+    }
+    return out;
+  }
   const rows = data instanceof JsonText ? JSON.parse(data.text) : data;
   const records: unknown[][] = [columns.map((c) => c.name)];
   for (const row of (rows ?? []) as unknown[]) records.push(columns.map((c) => valueAt(row, c.path)));

@@ -6,6 +6,13 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
+/** A JSON array of rows already serialised: `text` is the rows joined, and each row's text is kept too. */
+export class JsonRows extends JsonText {
+  constructor(readonly rows: readonly string[]) {
+    super(`[${rows.join(",")}]`);
+  }
+}
+
 /** The JSON text of a value: `text` of a JsonText, else `JSON.stringify`. */
 export function jsonOf(value: unknown): string {
   return value instanceof JsonText ? value.text : JSON.stringify(value ?? null);

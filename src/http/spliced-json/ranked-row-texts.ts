@@ -2,7 +2,7 @@ import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB } from "../../../lib/index.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { type RankedDetails, rankedDetailsAfter } from "../../../lib/queries/ranked-details.ts";
-import { JsonText } from "./json-text.ts";
+import { JsonRows } from "./json-text.ts";
 
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
@@ -156,13 +156,13 @@ export async function rankedRowsJson(
   db: DB,
   rows: readonly RankedRow[],
   row: (r: RankedRow, details: RankedRows, slot: number) => string,
-): Promise<JsonText> {
-  if (rows.length === 0) return new JsonText("[]");
+): Promise<JsonRows> {
+  if (rows.length === 0) return new JsonRows([]);
   const details = await rankedRowsOf(db);
-  let text = "[";
+  const texts: string[] = [];
   for (const r of rows) {
     const slot = slotOf(details, r.university_id);
-    if (slot >= 0) text += `${text.length > 1 ? "," : ""}${row(r, details, slot)}`;
+    if (slot >= 0) texts.push(row(r, details, slot));
   }
-  return new JsonText(`${text}]`);
+  return new JsonRows(texts);
 }

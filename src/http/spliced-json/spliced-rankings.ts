@@ -2,7 +2,7 @@ import type { Category, DB, LeaderboardParams, RankingsParams } from "../../../l
 import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
-import type { JsonText } from "./json-text.ts";
+import type { JsonRows } from "./json-text.ts";
 import { rankedRowsJson, textAt } from "./ranked-row-texts.ts";
 
 /**
@@ -22,7 +22,7 @@ export async function splicedLeaderboard(db: DB, category: Category, params: Lea
 }
 
 /** Ranked rows as the rows of a ranking: rank, the university, its composites. */
-export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonText> =>
+export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
   rankedRowsJson(
     db,
     rows,
@@ -30,7 +30,7 @@ export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<Jso
   );
 
 /** Ranked rows as the rows of a leaderboard: rank, the university, the score, the latest scan. */
-export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonText> =>
+export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
   rankedRowsJson(
     db,
     rows,
