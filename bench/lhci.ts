@@ -4,7 +4,7 @@
  *   npx bun bench/lhci.ts [--universities N] [--duration S] [--rounds N] [--connections N]
  *
  * Installs @lhci/server (pinned, with `pg` and `pg-hstore` for its PostgreSQL storage) into the git-ignored
- * bench/.lhci/ on first use, without install scripts (its optional sqlite3 module is not installed nor needed).
+ * bench/.lhci/ on first use, without install scripts (sqlite3, needed only for LHCI's SQLite storage, is not).
  * Starts a PostgreSQL server as the tests do, with one database for each side; imports N universities with 3
  * scans each into unirank (`unirank import`), and creates N projects through LHCI's API (`POST /v1/projects`),
  * plus 20 builds for each of the first N/20 projects (`POST /v1/projects/{id}/builds`), so that both hold N rows
@@ -124,10 +124,16 @@ log(`unirank: ${ids.length} universities, ${scans} scans imported in ${seconds(s
 // LHCI: one project per university (its domain and name, its site), then the builds its list shows.
 const lhciPort = await freePort();
 const lhciBase = `http://127.0.0.1:${lhciPort}`;
+// Servers this bench started, killed whatever way it ends (a failed load included).
+const children: Bun.Subprocess[] = [];
+process.once("exit", () => {
+  for (const child of children) child.kill("SIGKILL");
+});
 const lhci = await startPinned(
   ["node", join(ROOT, "bench/lhci-server.mjs"), LHCI_DIR, String(lhciPort), lhciUrl],
   `${lhciBase}/healthz`,
 );
+children.push(lhci);
 since = performance.now();
 const records: { name: string; domain: string }[] = [];
 for await (const r of readNdjson<{ type: string; name: string; domain: string }>(dataset))
@@ -175,6 +181,7 @@ const unirank = await startPinned(
   [BUN, join(ROOT, "src/cli.ts"), ...serve, "--log-dir", join(work, "logs")],
   `${unirankBase}/health`,
 );
+children.push(unirank);
 
 const pages = Math.ceil(ids.length / PAGE);
 const pagePath = () => `/api/v1/universities?page=${1 + Math.floor(rnd() * pages)}`;
@@ -198,15 +205,15 @@ const sides = {
 type Side = keyof typeof sides;
 const scenarios = ["point", "list", "first"] as const;
 
-// Every path answers 200 with a page of 20 where a list is asked, before anything is measured.
+// Every scenario's first path answers 200, and a list a page of 20, before anything is measured.
 for (const side of Object.keys(sides) as Side[]) {
-  const s = sides[side];
-  for (const path of [s.point[0], s.list[0]] as string[]) {
-    const res = await fetch(`${s.base}${path}`);
+  for (const scenario of scenarios) {
+    const url = `${sides[side].base}${sides[side][scenario][0]}`;
+    const res = await fetch(url);
     const body = (await res.json()) as { data?: unknown[] } | unknown[];
-    if (res.status !== 200) throw new Error(`${side} ${path}: ${res.status}`);
+    if (res.status !== 200) throw new Error(`${url}: ${res.status}`);
     const rows = Array.isArray(body) ? body : body.data;
-    if (path === s.list[0] && rows?.length !== PAGE) throw new Error(`${side} ${path}: not ${PAGE} rows`);
+    if (scenario !== "point" && rows?.length !== PAGE) throw new Error(`${url}: not ${PAGE} rows`);
   }
 }
 
