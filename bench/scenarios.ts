@@ -104,6 +104,12 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
       modes: both,
     },
     {
+      name: "list",
+      label: "v1 /universities?page= (any page of 20)",
+      paths: varied(() => `/api/v1/universities?page=${1 + Math.floor(rnd() * Math.ceil(ids.length / 20))}`),
+      modes: both,
+    },
+    {
       name: "search",
       label: "v1 /universities?search=",
       paths: varied(() => `/api/v1/universities?search=${fragment()}`),

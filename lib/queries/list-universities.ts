@@ -2,9 +2,10 @@ import { prepared } from "../db/prepared.ts";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
-import { searchIndex, searchMatches, searchPage } from "./search-index.ts";
+import { type SearchIndex, searchIndex, searchMatches, searchPage } from "./search-index.ts";
 import { orderedPage, searchOrder } from "./search-orders.ts";
-import { countAll, type Paged, pageOffset, toNumber, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
+import { type Paged, pageOffset, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
+import { rowsInCountry, type UniversityOrder, universityOrder } from "./university-order.ts";
 
 /** Universities by id; one compiled statement per page length. */
 const byIdsQuery = prepared((db, arg: (i: number) => number, n) =>
@@ -26,47 +27,46 @@ export async function universitiesByIds(db: DB, ids: readonly number[]): Promise
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-/** Universities, filtered by search and country, sorted, paged; ties broken by id so pages never overlap. */
+/**
+ * Universities, filtered by search and country, sorted, paged; ties broken by id so pages never overlap. Served
+ * from every university's (name, id) order kept per data generation (`universityOrder`, or the search index for a
+ * search): in that order a page is a slice of it (or of its matches); in another, the rows are put in the order
+ * the database gave those universities (`searchOrder`). No count and no OFFSET walk per request.
+ */
 export async function listUniversities(
   db: DB,
   params: ListUniversitiesParams = {},
 ): Promise<Paged<University>> {
   const { page = 1, limit = 20, search, country, sort = "name", order = "asc" } = params;
+  const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
+  const code = country?.toUpperCase();
+  const byName = sort === "name" && order === "asc";
+  // Searches need the index (folded texts, trigrams); plain lists only the order it shares.
+  const index: UniversityOrder = search !== undefined ? await searchIndex(db) : await universityOrder(db);
+  const sorted = async (matches: readonly number[]) =>
+    orderedPage(matches, await searchOrder(db, index, sort, order), offset, limit);
+  let found: { total: number; rows: readonly number[] };
   if (search !== undefined) {
-    // Matches from the in-memory search index: in the default order they come out sorted; in another, they are
-    // put in the order the database gave the index's universities.
-    const index = await searchIndex(db);
-    const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
     const key = searchKey(search);
-    const code = country?.toUpperCase();
-    const { total, rows } =
-      sort === "name" && order === "asc"
-        ? searchPage(index, key, code, offset, limit)
-        : orderedPage(
-            searchMatches(index, key, code),
-            await searchOrder(db, index, sort, order),
-            offset,
-            limit,
-          );
-    const data = await universitiesByIds(
-      db,
-      rows.map((row) => index.ids[row] as number),
-    );
-    return { data, meta: { page, limit, total } };
+    found = byName
+      ? searchPage(index as SearchIndex, key, code, offset, limit)
+      : await sorted(searchMatches(index as SearchIndex, key, code));
+  } else if (code !== undefined) {
+    const matches = rowsInCountry(index, code);
+    found = byName
+      ? { total: matches.length, rows: matches.slice(offset, offset + limit) }
+      : await sorted(matches);
+  } else {
+    // Every university: a range of places in the order.
+    const total = index.ids.length;
+    const end = Math.min(total, offset + limit);
+    const places = offset < end ? Array.from({ length: end - offset }, (_, i) => offset + i) : [];
+    const rowAt = byName ? null : (await searchOrder(db, index, sort, order)).rows;
+    found = { total, rows: rowAt === null ? places : places.map((p) => rowAt[p] as number) };
   }
-  let q = db.selectFrom("universities");
-  if (country !== undefined) q = q.where("country", "=", country.toUpperCase());
-  const { total } = await q.select(countAll.as("total")).executeTakeFirstOrThrow();
-  const offset = pageOffset(page, limit);
-  const data =
-    offset === null || offset >= toNumber(total)
-      ? []
-      : await q
-          .select(UNIVERSITY_COLUMNS)
-          .orderBy(sort, order)
-          .orderBy("id", "asc")
-          .limit(limit)
-          .offset(offset)
-          .execute();
-  return { data, meta: { page, limit, total: toNumber(total) } };
+  const data = await universitiesByIds(
+    db,
+    found.rows.map((row) => index.ids[row] as number),
+  );
+  return { data, meta: { page, limit, total: found.total } };
 }

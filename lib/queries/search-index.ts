@@ -7,6 +7,7 @@ import {
   type TrigramPositions,
   trigramPositions,
 } from "../text/trigram-positions.ts";
+import type { UniversityOrder } from "./university-order.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data
@@ -17,17 +18,13 @@ import {
  * universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its characters.
  * Built by one ordered read of the table; rebuilt after any write.
  */
-export interface SearchIndex {
+export interface SearchIndex extends UniversityOrder {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
   bytes: ByteText;
   /** Where each trigram of `bytes` occurs. */
   trigrams: TrigramPositions;
   /** Byte offset of each university's text in `bytes`, in (name, id) order. */
   starts: Int32Array;
-  ids: Int32Array;
-  /** Each university's country, as an index into `countryNames` (one string per country, not per university). */
-  country: Uint16Array;
-  countryNames: string[];
 }
 
 const SEPARATOR = "\u0000";

@@ -1,11 +1,11 @@
 import type { UNIVERSITY_SORTS } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
-import type { SearchIndex } from "./search-index.ts";
+import type { UniversityOrder } from "./university-order.ts";
 
 type UniversitySort = (typeof UNIVERSITY_SORTS)[number];
 
 /**
- * The universities of a search index in another order of the list (`sort`, `order`, ties by id ascending), as
+ * The universities of a (name, id) order (`UniversityOrder`, or the search index built on one) in another order of the list (`sort`, `order`, ties by id ascending), as
  * the database orders them (its collation decides, as for the SQL list): read once per index and order, so a
  * search sorted by domain, country, creation time or name descending is the index's matches put in that order,
  * not a LIKE over the table.
@@ -17,12 +17,12 @@ export interface SearchOrder {
   rows: Int32Array;
 }
 
-const orders = new WeakMap<SearchIndex, Map<string, Promise<SearchOrder>>>();
+const orders = new WeakMap<UniversityOrder, Map<string, Promise<SearchOrder>>>();
 
 /** The order `sort`/`order` of the rows of `index`, read once per index (a data generation) and order. */
 export function searchOrder(
   db: DB,
-  index: SearchIndex,
+  index: UniversityOrder,
   sort: UniversitySort,
   order: "asc" | "desc",
 ): Promise<SearchOrder> {
@@ -44,7 +44,7 @@ export function searchOrder(
 
 async function buildOrder(
   db: DB,
-  index: SearchIndex,
+  index: UniversityOrder,
   sort: UniversitySort,
   order: "asc" | "desc",
 ): Promise<SearchOrder> {

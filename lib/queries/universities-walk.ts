@@ -2,8 +2,9 @@ import { sql } from "kysely";
 import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
 import { universitiesByIds } from "./list-universities.ts";
-import { countryCode, searchIndex, searchMatches } from "./search-index.ts";
+import { type SearchIndex, searchIndex, searchMatches } from "./search-index.ts";
 import { countAll, toNumber, type University } from "./shapes.ts";
+import { rowsInCountry, universityOrder } from "./university-order.ts";
 import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 
 export interface UniversitiesWalkQuery {
@@ -12,26 +13,22 @@ export interface UniversitiesWalkQuery {
 }
 
 /** The universities of a list in (name, id) order, and their positions in the order of every university. */
-interface UniversityOrder {
+interface WalkOrder {
   key: string;
   ids: Int32Array;
   positions: Int32Array | null;
 }
 
-const pins = walkPins<UniversityOrder>((o) => o.ids.byteLength + (o.positions?.byteLength ?? 0));
+const pins = walkPins<WalkOrder>((o) => o.ids.byteLength + (o.positions?.byteLength ?? 0));
 
-/** The current list, from the search index (every university in (name, id) order, rebuilt per generation). */
-async function currentOrder(db: DB, q: UniversitiesWalkQuery, key: string): Promise<UniversityOrder> {
-  const index = await searchIndex(db);
+/** The current list, from every university's (name, id) order (the search index's for a search; per generation). */
+async function currentOrder(db: DB, q: UniversitiesWalkQuery, key: string): Promise<WalkOrder> {
   const country = q.country?.toUpperCase();
+  const index = q.search === undefined ? await universityOrder(db) : await searchIndex(db);
   if (q.search === undefined && country === undefined) return { key, ids: index.ids, positions: null };
   let positions: number[];
-  if (q.search !== undefined) positions = searchMatches(index, searchKey(q.search), country);
-  else {
-    positions = [];
-    const code = countryCode(index, country as string);
-    for (let i = 0; i < index.country.length; i++) if (index.country[i] === code) positions.push(i);
-  }
+  if (q.search !== undefined) positions = searchMatches(index as SearchIndex, searchKey(q.search), country);
+  else positions = rowsInCountry(index, country as string);
   return {
     key,
     ids: Int32Array.from(positions, (p) => index.ids[p] as number),

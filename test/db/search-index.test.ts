@@ -151,7 +151,17 @@ describeEachDatabase("search index: the same answers as a LIKE over the folded n
     let compared = 0;
     for (const sort of ["name", "domain", "country", "created_at"]) {
       for (const order of ["asc", "desc"] as const) {
-        for (const key of ["大学", "univ", "u", "%", "aaa", "ｍｏｎｔｒｅａｌ", ".example", "e", "no such place"]) {
+        for (const key of [
+          "大学",
+          "univ",
+          "u",
+          "%",
+          "aaa",
+          "ｍｏｎｔｒｅａｌ",
+          ".example",
+          "e",
+          "no such place",
+        ]) {
           const want = await sortedViaLike(key, sort, order);
           const got = await viaIndex(key, { sort, order });
           expect({ sort, order, key, ...got }).toEqual({ sort, order, key, ids: want, total: want.length });
@@ -179,6 +189,44 @@ describeEachDatabase("search index: the same answers as a LIKE over the folded n
       }
     }
     expect(compared).toBeGreaterThan(40);
+  });
+
+  test("the list without a search: every sort and order, with and without a country, paged", async () => {
+    const viaSql = async (sort: string, order: "asc" | "desc", country?: string) => {
+      let q = get().db.selectFrom("universities").select("id");
+      if (country !== undefined) q = q.where("country", "=", country);
+      const column = sort as "name" | "domain" | "country" | "created_at";
+      return (await q.orderBy(column, order).orderBy("id", "asc").execute()).map((r) => Number(r.id));
+    };
+    const list = async (extra: Record<string, string>) => {
+      const { data, meta } = await listUniversities(get().db, parseParams(ListUniversitiesParams, extra));
+      return { ids: data.map((u) => u.id), total: meta.total };
+    };
+    for (const sort of ["name", "domain", "country", "created_at"]) {
+      for (const order of ["asc", "desc"] as const) {
+        for (const country of [undefined, "JP", "US", "XX"]) {
+          const want = await viaSql(sort, order, country);
+          const filter: Record<string, string> =
+            country === undefined ? {} : { country: country.toLowerCase() };
+          expect({ sort, order, country, ...(await list({ sort, order, limit: "100", ...filter })) }).toEqual(
+            {
+              sort,
+              order,
+              country,
+              ids: want,
+              total: want.length,
+            },
+          );
+          const pages: number[] = [];
+          for (let page = 1; page <= Math.ceil(want.length / 4) + 1; page++) {
+            const got = await list({ sort, order, limit: "4", page: String(page), ...filter });
+            expect(got.total).toBe(want.length);
+            pages.push(...got.ids);
+          }
+          expect({ sort, order, country, pages }).toEqual({ sort, order, country, pages: want });
+        }
+      }
+    }
   });
 
   test("a write is searched at once (the index follows the data generation)", async () => {

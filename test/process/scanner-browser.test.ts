@@ -1,10 +1,19 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BROWSER_SCORES, type BrowserObservations } from "../../lib/scanner/index.ts";
 import { type BrowserPart, browserPart } from "../../src/scanner/browser/browser-part.ts";
-import { launchChromium, pinnedResolverRules } from "../../src/scanner/browser/chromium.ts";
+import { launchChromium } from "../../src/scanner/browser/chromium.ts";
+import { RESOLVE_PROXY_ONLY } from "../../src/scanner/browser/pinned-proxy.ts";
 import { Slots } from "../../src/scanner/browser/slots.ts";
 import { guardedLookup } from "../../src/scanner/scan-context.ts";
 import { type BrowserFixtures, startBrowserFixtures } from "../support/browser-fixtures.ts";
@@ -17,6 +26,21 @@ import { type BrowserFixtures, startBrowserFixtures } from "../support/browser-f
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 const ctx = { userAgent: "unirank/0.1 (+https://example.org/contact)" };
+
+/** PIDs of the Chromium browser processes (not their helpers) this test process started. */
+function chromiumBrowsers(): number[] {
+  const pids: number[] = [];
+  for (const d of readdirSync("/proc")) {
+    if (!/^\d+$/.test(d)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1]?.split(" ")[1]);
+      const cmd = readFileSync(`/proc/${d}/cmdline`, "utf8");
+      if (ppid === process.pid && cmd.includes("--remote-debugging-pipe") && !cmd.includes("--type="))
+        pids.push(Number(d));
+    } catch {}
+  }
+  return pids;
+}
 /** A scan's context whose resolver answers for the site (no DNS is asked). */
 const reachable = { ...ctx, address: async () => "192.0.2.1" };
 
@@ -87,13 +111,9 @@ describe("browser part plumbing", () => {
     slots.release();
     expect(await slots.acquire()).toBe(true); // the aborted waiter did not take the freed slot
   });
-  test("the resolver rules map the pinned hosts to the scanner's answers and every other name to nothing", () => {
-    const pins = new Map([
-      ["uni.example", "192.0.2.7"],
-      ["www.uni.example", "2001:db8::7"],
-    ]);
-    expect(pinnedResolverRules(pins)).toBe(
-      "--host-resolver-rules=MAP uni.example 192.0.2.7 , MAP www.uni.example [2001:db8::7] , MAP * ~NOTFOUND",
+  test("Chromium's resolver knows the proxies' name only; every other name, address literals too, fails", () => {
+    expect(RESOLVE_PROXY_ONLY).toBe(
+      "--host-resolver-rules=MAP unirank-proxy.invalid 127.0.0.1 , MAP * ~NOTFOUND",
     );
   });
 });
@@ -253,7 +273,10 @@ describe("browser part in Chromium", () => {
       }),
     });
     const strayBefore = fixtures.strayConnections();
+    // Another university first: the same Chromium then serves the pinned one, through a proxy of its own.
+    expect((await pinned({ domain: fixtures.domain("light") }, ctx)).unmeasured).toEqual({});
     const r = await pinned({ domain: fixtures.domain("pinned") }, ctx);
+    expect(pinned.launches()).toBe(1);
     await pinned.close();
     expect(r.unmeasured).toEqual({});
     const o = r.observations as BrowserObservations;
@@ -265,9 +288,64 @@ describe("browser part in Chromium", () => {
     ]);
     expect(fixtures.requests.has("meta.pinned.test")).toBe(false);
     expect(fixtures.requests.has("intra.pinned.test")).toBe(false);
-    // A WebSocket to an address literal passes request interception; the resolver rules stop it.
+    // A WebSocket to an address literal passes request interception; the proxy refuses it.
     expect(fixtures.strayConnections()).toBe(strayBefore);
   }, 120_000);
+
+  test("one Chromium serves university after university; a crashed one is replaced", async () => {
+    const shared = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
+      universitiesPerChromium: 3,
+    });
+    try {
+      const before = chromiumBrowsers();
+      for (const name of ["light", "noviewport"] as const) {
+        expect((await shared({ domain: fixtures.domain(name) }, ctx)).unmeasured).toEqual({});
+      }
+      expect(shared.launches()).toBe(1);
+      const running = chromiumBrowsers().filter((pid) => !before.includes(pid));
+      expect(running.length).toBe(1);
+      process.kill(running[0] as number, "SIGKILL");
+      await Bun.sleep(200);
+      const after = await shared({ domain: fixtures.domain("light") }, ctx);
+      expect(after.unmeasured).toEqual({});
+      expect(shared.launches()).toBe(2);
+      // Three universities a Chromium: the fourth goes to a new one.
+      await shared({ domain: fixtures.domain("light") }, ctx);
+      await shared({ domain: fixtures.domain("light") }, ctx);
+      expect(shared.launches()).toBe(2);
+      await shared({ domain: fixtures.domain("light") }, ctx);
+      expect(shared.launches()).toBe(3);
+    } finally {
+      await shared.close();
+    }
+  }, 180_000);
+
+  test("a Chromium that crashes under a university is replaced and the university measured again", async () => {
+    const shared = browserPart({
+      chromiumPath: CHROMIUM,
+      homeUrl: (d) => `http://${d}/`,
+      lookup: guardedLookup({ resolver: fixtures.resolver, allowPrivateTargets: true }),
+    });
+    try {
+      const before = chromiumBrowsers();
+      const measuring = shared({ domain: fixtures.domain("heavy") }, ctx);
+      let running: number[] = [];
+      for (let i = 0; i < 100 && running.length === 0; i++) {
+        await Bun.sleep(100);
+        running = chromiumBrowsers().filter((pid) => !before.includes(pid));
+      }
+      await Bun.sleep(1_500); // the heavy page is loading
+      process.kill(running[0] as number, "SIGKILL");
+      const r = await measuring;
+      expect(r.unmeasured).toEqual({});
+      expect(shared.launches()).toBe(2);
+    } finally {
+      await shared.close();
+    }
+  }, 180_000);
 
   test("in a scan, the part takes the scan's own answers (context.address)", async () => {
     const asked: string[] = [];

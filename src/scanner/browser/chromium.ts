@@ -19,18 +19,6 @@ export const CHROMIUM_ARGS = [
 ] as const;
 
 /**
- * Chromium's resolver rules pinned to the scanner's own answers: each host in `pins` resolves to the address the
- * scanner's resolver gave it (after its address guard), and every other name fails inside the browser, so no
- * request, preconnect, DNS prefetch or WebSocket can reach a host or an address the scanner did not allow.
- */
-export function pinnedResolverRules(pins: ReadonlyMap<string, string>): string {
-  const maps = [...pins].map(
-    ([host, address]) => `MAP ${host} ${address.includes(":") ? `[${address}]` : address}`,
-  );
-  return `--host-resolver-rules=${[...maps, "MAP * ~NOTFOUND"].join(" , ")}`;
-}
-
-/**
  * Starts Chromium at `path`. playwright-core gives every launch a fresh, temporary `--user-data-dir` and removes it
  * on close. Rejects with a one-line reason when the executable is missing or does not start.
  */

@@ -43,6 +43,10 @@ export interface LoadOptions {
   /** Whether a request may leave for `url`; others are aborted and passed to `onBlocked`. */
   allow: (url: URL) => boolean;
   onBlocked: (url: string, navigation: boolean) => void;
+  /** The pinned proxy every request of the context goes through (`server`, and the bypass list `<-loopback>`). */
+  proxy?: { server: string; bypass: string };
+  /** Told of each context opened, so that its owner can close it (an aborted scan). */
+  opened?: (context: BrowserContext) => void;
 }
 
 export interface LoadedPage {
@@ -75,7 +79,9 @@ export async function openPage(browser: Browser, profile: Profile, o: LoadOption
     bypassCSP: true,
     serviceWorkers: "block",
     acceptDownloads: false,
+    ...(o.proxy ? { proxy: o.proxy } : {}),
   });
+  o.opened?.(context);
   try {
     await context.route("**/*", (route) => {
       const requested = route.request().url();
@@ -89,7 +95,7 @@ export async function openPage(browser: Browser, profile: Profile, o: LoadOption
       }
       return route.continue();
     });
-    // Redirect hops are not routed; the resolver rule stops those leaving the site, and they are recorded here.
+    // Redirect hops are not routed; the pinned proxy stops those leaving the site, and they are recorded here.
     context.on("request", (request) => {
       if (request.redirectedFrom() === null) return;
       const hop = new URL(request.url());

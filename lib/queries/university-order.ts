@@ -1,0 +1,55 @@
+import { generationMemo } from "../db/generation-memo.ts";
+import { inReadSnapshot } from "../db/read-snapshot.ts";
+import type { DB } from "../schema/database.ts";
+
+/**
+ * Every university in (name, id) order, as the database orders names, with its country: kept per data generation,
+ * so a page of the universities list is a slice of it (no count, no OFFSET walk). Two reads in one snapshot, each
+ * cheap (the name index covers the order; the countries come in table order): about 70 ms at 100,000
+ * universities, where the search index (the same order with every folded text and its trigrams) takes a second.
+ */
+export interface UniversityOrder {
+  ids: Int32Array;
+  /** Each university's country, as an index into `countryNames`. */
+  country: Uint16Array;
+  countryNames: string[];
+}
+
+async function buildOrder(db: DB): Promise<UniversityOrder> {
+  const [ordered, countries] = await inReadSnapshot(db, async (snapshot) => [
+    await snapshot.selectFrom("universities").select("id").orderBy("name").orderBy("id").execute(),
+    await snapshot.selectFrom("universities").select(["id", "country"]).execute(),
+  ]);
+  const codes = new Map<string, number>();
+  const codeOfId = new Map<number, number>();
+  for (const { id, country } of countries) {
+    let code = codes.get(country);
+    if (code === undefined) {
+      code = codes.size;
+      codes.set(country, code);
+    }
+    codeOfId.set(Number(id), code);
+  }
+  const ids = new Int32Array(ordered.length);
+  const country = new Uint16Array(ordered.length);
+  ordered.forEach(({ id }, i) => {
+    ids[i] = Number(id);
+    country[i] = codeOfId.get(Number(id)) ?? 0;
+  });
+  return { ids, country, countryNames: [...codes.keys()] };
+}
+
+const orderMemo = generationMemo((db) => buildOrder(db));
+
+/** The order of the current data generation, built at most once per generation. */
+export const universityOrder = (db: DB): Promise<UniversityOrder> => orderMemo(db, "");
+
+/** Positions (in (name, id) order) of the universities in `country`. */
+export function rowsInCountry(order: UniversityOrder, country: string): number[] {
+  const code = order.countryNames.indexOf(country);
+  const rows: number[] = [];
+  if (code === -1) return rows;
+  const countries = order.country;
+  for (let i = 0; i < countries.length; i++) if (countries[i] === code) rows.push(i);
+  return rows;
+}
