@@ -14,8 +14,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchArgs } from "./args.ts";
-import { BUN, freePort, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
+import { BUN, freePort, rssOf, sampleRss, startPinned, stopProcess } from "./proc.ts";
 import { buildScenarios, prepareScenario } from "./scenarios.ts";
+import { runWrk } from "./wrk.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const { argv, value, dbPath } = benchArgs("back-to-back.ts DB --trees DIR[,DIR…] [--only a,b]");
@@ -28,41 +29,8 @@ const cached = argv.includes("--cache");
 const work = join(tmpdir(), `unirank-b2b-${process.pid}`);
 mkdirSync(work, { recursive: true });
 
-async function wrk(base: string, paths: string[], bust: boolean, seconds: number) {
-  const file = join(work, "paths.txt");
-  writeFileSync(file, `${paths.join("\n")}\n`);
-  const cmd = ["wrk", "-t1", `-c${connections}`, `-d${seconds}s`, "--timeout", "10s", "-s"];
-  cmd.push(join(ROOT, "bench/load.lua"), base, "--", file, bust ? "bust" : "same");
-  const proc = Bun.spawn(pinned(1, cmd), { stdout: "pipe", stderr: "pipe" });
-  const out = await new Response(proc.stdout).text();
-  if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);
-  const line = out
-    .trim()
-    .split("\n")
-    .reverse()
-    .find((l) => l.startsWith("{"));
-  const f = JSON.parse(line ?? "{}") as {
-    requests: number;
-    duration_us: number;
-    errors: Record<string, number>;
-    latency_us: { p99: number };
-  };
-  const errors = Object.values(f.errors).reduce((a, b) => a + b, 0);
-  return { rps: f.requests / (f.duration_us / 1e6), p99: f.latency_us.p99 / 1000, errors };
-}
-
-async function started(cmd: string[], ready: string) {
-  const proc = Bun.spawn(pinned(0, cmd), { stdout: "ignore", stderr: "pipe" });
-  await waitReady(ready, performance.now());
-  return proc;
-}
-
-async function stop(proc: Bun.Subprocess) {
-  proc.kill("SIGTERM");
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
-  await proc.exited;
-  clearTimeout(timer);
-}
+const wrk = (base: string, paths: string[], bust: boolean, seconds: number) =>
+  runWrk({ base, paths, bust, seconds, connections, dir: work });
 
 const scenarios = buildScenarios(dbPath, { deepPage: 1000, distinct: 2000 }).filter(
   (s) => (only === null || only.includes(s.name)) && s.modes.includes(cached ? "cached" : "uncached"),
@@ -76,22 +44,22 @@ for (let round = 1; round <= rounds; round++) {
     serve.push("--rate-limit", "0", "--log-dir", join(work, "logs"), ...(cached ? [] : ["--no-cache"]));
     const base = `http://127.0.0.1:${port}`;
     if (body === "") {
-      const first = await started(serve, `${base}/health`);
+      const first = await startPinned(serve, `${base}/health`);
       body = await (await fetch(`${base}/api/v1/rankings`)).text();
-      await stop(first);
+      await stopProcess(first);
       writeFileSync(join(work, "body.json"), body);
     }
     // The ceiling of this moment, then the tree.
     const ceilingPort = await freePort();
     const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
-    const ceilingProc = await started(
+    const ceilingProc = await startPinned(
       [BUN, join(ROOT, "bench/ceiling.ts"), join(work, "body.json"), String(ceilingPort)],
       `${ceilingBase}/`,
     );
     await wrk(ceilingBase, ["/"], false, 1);
     const ceiling = await wrk(ceilingBase, ["/"], false, duration);
-    await stop(ceilingProc);
-    const server = await started(serve, `${base}/health`);
+    await stopProcess(ceilingProc);
+    const server = await startPinned(serve, `${base}/health`);
     const sampler = sampleRss(server.pid);
     for (const sc of scenarios) {
       const paths = sc.paths[cached ? "cached" : "uncached"];
@@ -116,7 +84,7 @@ for (let round = 1; round <= rounds; round++) {
     }
     const peak = Math.max(sampler.stop(), rssOf(server.pid, "VmHWM") ?? 0);
     console.log(`round ${round}  ${tree.split("/").pop()}  server peak RSS ${Math.round(peak / 1048576)} MB`);
-    await stop(server);
+    await stopProcess(server);
   }
 }
 console.log("median share of the ceiling:");

@@ -71,6 +71,35 @@ export async function waitReady(
   }
 }
 
+/**
+ * Starts `cmd` pinned to core 0 (its output dropped, its error output kept for the message should it die first)
+ * and resolves once `ready` answers 200.
+ */
+export async function startPinned(cmd: string[], ready: string, timeoutMs = 60_000) {
+  const proc = Bun.spawn(pinned(0, cmd), { stdout: "ignore", stderr: "pipe" });
+  try {
+    await waitReady(ready, performance.now(), { timeoutMs, alive: () => proc.exitCode === null });
+  } catch (e) {
+    proc.kill("SIGKILL");
+    const stderr = await new Response(proc.stderr as ReadableStream<Uint8Array>).text();
+    throw new Error(`${cmd.join(" ")}: ${(e as Error).message}\n${stderr.slice(-2000)}`);
+  }
+  // Read and dropped from now on, so a full pipe never blocks the server.
+  const reader = (proc.stderr as ReadableStream<Uint8Array>).getReader();
+  (async () => {
+    while (!(await reader.read()).done) {}
+  })().catch(() => {});
+  return proc;
+}
+
+/** SIGTERM, then SIGKILL after five seconds; resolves once the process has exited. */
+export async function stopProcess(proc: Bun.Subprocess) {
+  proc.kill("SIGTERM");
+  const timer = setTimeout(() => proc.kill("SIGKILL"), 5000);
+  await proc.exited;
+  clearTimeout(timer);
+}
+
 /** The machine's load averages, as `uptime` shows them. */
 export function loadAverage(): { one: number; five: number; fifteen: number; uptime: string } {
   const [one = 0, five = 0, fifteen = 0] = readFileSync("/proc/loadavg", "utf8").split(" ").map(Number);

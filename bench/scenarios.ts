@@ -23,7 +23,7 @@ export interface ScenarioOptions {
 }
 
 /** A small deterministic PRNG (mulberry32), so every run asks the same questions. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
