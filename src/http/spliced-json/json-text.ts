@@ -6,10 +6,13 @@ export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** A JSON array of rows already serialised: `text` is the rows joined, and each row's text is kept too. */
+/** A JSON array of rows already serialised: `text` is the array, and each row's text is kept too. */
 export class JsonRows extends JsonText {
-  constructor(readonly rows: readonly string[]) {
-    super(`[${rows.join(",")}]`);
+  constructor(
+    text: string,
+    readonly rows: readonly string[],
+  ) {
+    super(text);
   }
 }
 

@@ -157,12 +157,17 @@ export async function rankedRowsJson(
   rows: readonly RankedRow[],
   row: (r: RankedRow, details: RankedRows, slot: number) => string,
 ): Promise<JsonRows> {
-  if (rows.length === 0) return new JsonRows([]);
+  if (rows.length === 0) return new JsonRows("[]", []);
   const details = await rankedRowsOf(db);
   const texts: string[] = [];
+  // Appended as it goes (a rope the answer's one UTF-8 encoding flattens), not joined at the end (a copy more).
+  let text = "[";
   for (const r of rows) {
     const slot = slotOf(details, r.university_id);
-    if (slot >= 0) texts.push(row(r, details, slot));
+    if (slot < 0) continue;
+    const one = row(r, details, slot);
+    text += texts.length > 0 ? `,${one}` : one;
+    texts.push(one);
   }
-  return new JsonRows(texts);
+  return new JsonRows(`${text}]`, texts);
 }
