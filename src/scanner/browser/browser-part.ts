@@ -105,6 +105,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
     browser: () => Promise<Browser>,
     lookup: (host: string) => Promise<string>,
     track: (c: BrowserContext) => void,
+    proxied: (proxy: { close(): Promise<void> }) => void,
   ) => {
     const pins = new Map<string, string>();
     const refused = new Set<string>();
@@ -131,6 +132,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
       addressOf: (host) => pins.get(host) ?? null,
       ports: new Set([80, 443, homePort]),
     });
+    proxied(proxy);
     try {
       const b = await browser();
       const inSite = (host: string) => host.replace(/^www\./, "") === site || host.endsWith(`.${site}`);
@@ -233,6 +235,7 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
       const site = siteHost(target.domain) ?? target.domain;
       for (let attempt = 0; ; attempt++) {
         let lease: ChromiumLease | null = null;
+        let proxy: { close(): Promise<void> } | null = null;
         // Chromium going away ends the attempt at once, whatever step of the measurement waits for it.
         let disconnected: (error: Error) => void = () => {};
         const crash = new Promise<never>((_, reject) => {
@@ -251,7 +254,10 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
           return lease.browser;
         };
         try {
-          const measuring = measure(url, site, context, browser, context.address ?? ownLookup, opened);
+          const lookup = context.address ?? ownLookup;
+          const measuring = measure(url, site, context, browser, lookup, opened, (p) => {
+            proxy = p;
+          });
           measuring.catch(() => {});
           return await Promise.race([measuring, crash]);
         } catch (error) {
@@ -267,6 +273,8 @@ export function browserPart(options: BrowserPartOptions = {}): BrowserPart {
             closing,
             new Promise((done) => setTimeout(done, CONTEXT_CLOSE_WAIT_MS).unref?.()),
           ]);
+          // An attempt ended by its Chromium going away may leave its measurement waiting: its proxy goes now.
+          await (proxy as { close(): Promise<void> } | null)?.close().catch(() => {});
           (lease as ChromiumLease | null)?.release();
         }
       }
