@@ -6,7 +6,16 @@ import { getMetricsFromIterator, type PromHistogramData, type PromMetrics } from
  * exactly those given (undefined when there is none); `histogram(name, labels)` its buckets, count and sum.
  */
 export async function parseExposition(text: string) {
-  const families: PromMetrics = await getMetricsFromIterator(text.split("\n")[Symbol.iterator]());
+  // The format allows NaN and -Inf as values (prom-client's event-loop lag is NaN before its first sample);
+  // prom2javascript reads neither, so such samples are left out of its input (unlabelled ones answered by `value`).
+  const special = new Map<string, number>();
+  const lines = text.split("\n").filter((line) => {
+    const m = /^(\w+)(\{.*\})?\s+(NaN|-Inf)(\s+-?\d+)?\s*$/.exec(line);
+    if (m && m[2] === undefined)
+      special.set(m[1] as string, m[3] === "NaN" ? Number.NaN : Number.NEGATIVE_INFINITY);
+    return m === null;
+  });
+  const families: PromMetrics = await getMetricsFromIterator(lines[Symbol.iterator]());
   const sample = (name: string, labels: Record<string, string> = {}) =>
     (families[name]?.data as { labels: Record<string, string> }[] | undefined)?.find((m) => {
       const keys = Object.keys(m.labels);
@@ -16,7 +25,9 @@ export async function parseExposition(text: string) {
     names: Object.keys(families),
     type: (name: string) => families[name]?.type,
     value(name: string, labels?: Record<string, string>): number | undefined {
-      return (sample(name, labels) as { value?: number } | undefined)?.value;
+      const found = (sample(name, labels) as { value?: number } | undefined)?.value;
+      if (found !== undefined || (labels !== undefined && Object.keys(labels).length > 0)) return found;
+      return special.get(name);
     },
     histogram(name: string, labels?: Record<string, string>): PromHistogramData | undefined {
       return sample(name, labels) as PromHistogramData | undefined;
