@@ -7,7 +7,7 @@ import {
   type TrigramPositions,
   trigramPositions,
 } from "../text/trigram-positions.ts";
-import type { UniversityOrder } from "./university-order.ts";
+import { countryCode, type UniversityOrder } from "./university-order.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data
@@ -60,10 +60,6 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
   const countryNames = [...codes.keys()];
   return { bytes: byteText(bytes), trigrams: trigramPositions(bytes), starts, ids, country, countryNames };
 }
-
-/** The code of `country` in the index, or -1 when no university is in it. */
-export const countryCode = (index: SearchIndex, country: string): number =>
-  index.countryNames.indexOf(country);
 
 const indexMemo = generationMemo((db) => buildIndex(db));
 
