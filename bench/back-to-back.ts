@@ -5,10 +5,12 @@
  *   npx bun bench/back-to-back.ts DB --trees DIR[,DIR…] [--only a,b] [--rounds N] [--duration S] [--connections N]
  *                            [--cache]
  *
- * Per round: the ceiling (a bare Bun.serve answering the rankings page's bytes), then for each tree in turn
- * `unirank serve` from that tree (response cache off unless --cache), every scenario of bench/scenarios.ts named
- * in --only, uncached (a distinct `_=N` per request). Server and ceiling on core 0, wrk (needed) on core 1. Prints one line
- * per run (req/s, share of the round's ceiling, p99, the server's RSS) and, at the end, each tree's median share.
+ * Per round, `unirank serve` from every tree (response cache off unless --cache) and the ceiling (a bare Bun.serve
+ * answering the rankings page's bytes) run side by side; for each scenario of bench/scenarios.ts named in --only,
+ * uncached (a distinct `_=N` per request), the ceiling and then every tree are measured, one after the other, the
+ * trees' order turning from scenario to scenario, so a share compares with the ceiling of the same minute. Servers
+ * and ceiling on core 0, wrk (needed) on core 1. Prints one line per run (req/s, share of the ceiling, p99, the
+ * server's RSS) and, at the end, each tree's median share and its servers' peak RSS.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,55 +38,69 @@ const scenarios = buildScenarios(dbPath, { deepPage: 1000, distinct: 2000 }).fil
   (s) => (only === null || only.includes(s.name)) && s.modes.includes(cached ? "cached" : "uncached"),
 );
 const shares = new Map<string, number[]>();
-let body = "";
+const peaks = new Map<string, number[]>();
+
+/** `unirank serve` from `tree` on a free port, pinned to core 0. */
+async function startTree(tree: string) {
+  const port = await freePort();
+  const serve = [BUN, join(tree, "src/cli.ts"), "serve", "--db", dbPath, "--port", String(port)];
+  serve.push("--rate-limit", "0", "--log-dir", join(work, "logs"), ...(cached ? [] : ["--no-cache"]));
+  const base = `http://127.0.0.1:${port}`;
+  const proc = await startPinned(serve, `${base}/health`);
+  return { tree, base, proc, sampler: sampleRss(proc.pid) };
+}
+
 for (let round = 1; round <= rounds; round++) {
-  for (const tree of trees) {
-    const port = await freePort();
-    const serve = [BUN, join(tree, "src/cli.ts"), "serve", "--db", dbPath, "--port", String(port)];
-    serve.push("--rate-limit", "0", "--log-dir", join(work, "logs"), ...(cached ? [] : ["--no-cache"]));
-    const base = `http://127.0.0.1:${port}`;
-    if (body === "") {
-      const first = await startPinned(serve, `${base}/health`);
-      body = await (await fetch(`${base}/api/v1/rankings`)).text();
-      await stopProcess(first);
-      writeFileSync(join(work, "body.json"), body);
+  // Every tree's server and the ceiling run side by side (the idle ones wait on core 0 at no cost), so each
+  // scenario is measured on every tree and the ceiling within seconds, the order turning every scenario.
+  const servers = [];
+  for (const tree of trees) servers.push(await startTree(tree));
+  const first = servers[0] as (typeof servers)[number];
+  const body = await (await fetch(`${first.base}/api/v1/rankings`)).text();
+  writeFileSync(join(work, "body.json"), body);
+  const ceilingPort = await freePort();
+  const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
+  const ceilingProc = await startPinned(
+    [BUN, join(ROOT, "bench/ceiling.ts"), join(work, "body.json"), String(ceilingPort)],
+    `${ceilingBase}/`,
+  );
+  await wrk(ceilingBase, ["/"], false, 1);
+  for (const [index, sc] of scenarios.entries()) {
+    const paths = sc.paths[cached ? "cached" : "uncached"];
+    const turn = (round + index) % servers.length;
+    const order = [...servers.slice(turn), ...servers.slice(0, turn)];
+    for (const server of order) {
+      await prepareScenario(server.base, paths);
+      await wrk(server.base, paths, !cached, 1);
     }
-    // The ceiling of this moment, then the tree.
-    const ceilingPort = await freePort();
-    const ceilingBase = `http://127.0.0.1:${ceilingPort}`;
-    const ceilingProc = await startPinned(
-      [BUN, join(ROOT, "bench/ceiling.ts"), join(work, "body.json"), String(ceilingPort)],
-      `${ceilingBase}/`,
-    );
-    await wrk(ceilingBase, ["/"], false, 1);
     const ceiling = await wrk(ceilingBase, ["/"], false, duration);
-    await stopProcess(ceilingProc);
-    const server = await startPinned(serve, `${base}/health`);
-    const sampler = sampleRss(server.pid);
-    for (const sc of scenarios) {
-      const paths = sc.paths[cached ? "cached" : "uncached"];
-      await prepareScenario(base, paths);
-      await wrk(base, paths, !cached, 1);
-      const run = await wrk(base, paths, !cached, duration);
+    for (const server of order) {
+      const run = await wrk(server.base, paths, !cached, duration);
       const share = run.rps / ceiling.rps;
-      const key = `${tree}\t${sc.name}`;
+      const key = `${server.tree}\t${sc.name}`;
       shares.set(key, [...(shares.get(key) ?? []), share]);
       console.log(
         [
           `round ${round}`,
-          tree.split("/").pop(),
+          server.tree.split("/").pop(),
           sc.name.padEnd(14),
           `${Math.round(run.rps)} req/s`.padStart(13),
           `${(share * 100).toFixed(1)} % of ${Math.round(ceiling.rps)}`.padStart(18),
           `p99 ${run.p99.toFixed(2)} ms`,
-          `rss ${Math.round((rssOf(server.pid) ?? 0) / 1048576)} MB`,
+          `rss ${Math.round((rssOf(server.proc.pid) ?? 0) / 1048576)} MB`,
           run.errors > 0 ? `${run.errors} errors` : "",
         ].join("  "),
       );
     }
-    const peak = Math.max(sampler.stop(), rssOf(server.pid, "VmHWM") ?? 0);
-    console.log(`round ${round}  ${tree.split("/").pop()}  server peak RSS ${Math.round(peak / 1048576)} MB`);
-    await stopProcess(server);
+  }
+  await stopProcess(ceilingProc);
+  for (const server of servers) {
+    const peak = Math.max(server.sampler.stop(), rssOf(server.proc.pid, "VmHWM") ?? 0);
+    peaks.set(server.tree, [...(peaks.get(server.tree) ?? []), peak]);
+    console.log(
+      `round ${round}  ${server.tree.split("/").pop()}  server peak RSS ${Math.round(peak / 1048576)} MB`,
+    );
+    await stopProcess(server.proc);
   }
 }
 console.log("median share of the ceiling:");
@@ -95,3 +111,5 @@ for (const [key, xs] of shares) {
     `  ${key.replace("\t", "  ")}  ${(median * 100).toFixed(1)} %  (${xs.map((x) => (x * 100).toFixed(1)).join(", ")})`,
   );
 }
+for (const [tree, xs] of peaks)
+  console.log(`  ${tree}  server peak RSS ${xs.map((x) => Math.round(x / 1048576)).join(", ")} MB`);

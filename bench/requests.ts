@@ -3,7 +3,10 @@
  * with the rate limit off, response cache off), asked through `app.handle` in a loop. Prints microseconds per
  * request (wall and CPU: on a shared machine the CPU time is the steadier) for each endpoint, so a change to the request path can be measured without a load run.
  *
- *   bun bench/requests.ts DB [--iterations N] [--only a,b] [--cache]
+ *   bun bench/requests.ts DB [--iterations N] [--only a,b] [--cache] [--read-window MS]
+ *
+ * `--read-window` is how long plain reads share one SQLite read transaction, as the server's `--data-window`
+ * (default 1 ms, as the server; 0 gives each statement its own).
  *
  * Under `bun --cpu-prof` it shows where those microseconds go.
  */
@@ -14,12 +17,15 @@ import { appContext } from "../src/server.ts";
 import { benchArgs } from "./args.ts";
 import { buildScenarios } from "./scenarios.ts";
 
-const { argv, value, dbPath } = benchArgs("requests.ts DB [--iterations N] [--only a,b] [--cache]");
+const { argv, value, dbPath } = benchArgs(
+  "requests.ts DB [--iterations N] [--only a,b] [--cache] [--read-window MS]",
+);
 const iterations = Number(value("iterations") ?? 2000);
 const only = value("only")?.split(",") ?? null;
 const cached = argv.includes("--cache");
 
-const opened = await openDatabase(dbPath);
+const readWindowMs = Number(value("read-window") ?? 1);
+const opened = await openDatabase(dbPath, { readWindowMs });
 const config = {
   db: dbPath,
   logDir: "/tmp",

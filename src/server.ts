@@ -39,7 +39,7 @@ import { VERSION } from "./version.ts";
 export async function prepareDatabase(config: Config, log: LogFunction): Promise<OpenedDatabase> {
   const isFile = !/^postgres/.test(config.db);
   const newFile = isFile && config.db !== ":memory:" && !existsSync(config.db);
-  const opened = await openDatabase(config.db);
+  const opened = await openDatabase(config.db, { readWindowMs: config.dataWindowMs });
   try {
     const { applied } = await migrate(opened.db);
     if (config.demo !== false && (isFile ? newFile : applied.includes("001-core"))) {

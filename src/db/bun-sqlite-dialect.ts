@@ -14,6 +14,7 @@ import {
   SqliteQueryCompiler,
 } from "kysely";
 import { StorageUnavailableError, sqliteUnavailable } from "../../lib/index.ts";
+import { HeldReadSnapshot, isPlainRead } from "./held-read-snapshot.ts";
 
 /**
  * Kysely dialect for bun:sqlite. Prepared statements are cached per SQL text (bun's `query()`, and our own cache for
@@ -25,14 +26,16 @@ export class BunSqliteDialect implements Dialect {
   /**
    * `busyTimeoutMs`: how long a statement that finds the file locked by another process (SQLITE_BUSY) is retried,
    * asynchronously, before its error is thrown. The connection should have `busy_timeout = 0`, so that SQLite
-   * itself never sleeps (which would stop the event loop); 0 here throws at once.
+   * itself never sleeps (which would stop the event loop); 0 here throws at once. `readWindowMs`: how long plain
+   * reads share one read transaction (`HeldReadSnapshot`); 0, the default, gives each its own.
    */
   constructor(
     private readonly database: SqliteDatabase,
     private readonly busyTimeoutMs = 0,
+    private readonly readWindowMs = 0,
   ) {}
   createDriver(): Driver {
-    return new BunSqliteDriver(this.database, this.busyTimeoutMs, this.#writes);
+    return new BunSqliteDriver(this.database, this.busyTimeoutMs, this.#writes, this.readWindowMs);
   }
   /**
    * Stops every write on this connection (SQLite's `query_only`: a write fails with SQLITE_READONLY naming
@@ -73,14 +76,23 @@ class BunSqliteAdapter extends SqliteAdapter {
 
 class BunSqliteDriver implements Driver {
   readonly #connection: BunSqliteConnection;
+  readonly #snapshot: HeldReadSnapshot;
   #lock: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly database: SqliteDatabase,
     busyTimeoutMs: number,
     writes: WritesState,
+    readWindowMs: number,
   ) {
-    this.#connection = new BunSqliteConnection(database, busyTimeoutMs, (ms) => this.#pause(ms), writes);
+    this.#snapshot = new HeldReadSnapshot(database, readWindowMs);
+    this.#connection = new BunSqliteConnection(
+      database,
+      busyTimeoutMs,
+      (ms) => this.#pause(ms),
+      writes,
+      this.#snapshot,
+    );
   }
   async init(): Promise<void> {}
   async acquireConnection(): Promise<DatabaseConnection> {
@@ -115,6 +127,7 @@ class BunSqliteDriver implements Driver {
     (c as BunSqliteConnection).release?.();
   }
   async destroy(): Promise<void> {
+    this.#snapshot.end();
     this.database.close();
   }
 }
@@ -177,14 +190,20 @@ function named(error: unknown, writesStopped: string | null): unknown {
   return error;
 }
 
+/** How a statement runs: `read` (a plain read, `isPlainRead`), `rows` (another that returns rows) or `run`. */
+type StatementKind = "read" | "rows" | "run";
+
 class BunSqliteConnection implements DatabaseConnection {
   release?: () => void;
   readonly #statements = new Map<string, Statement>();
+  /** Each statement's kind, found once: bun computes `columnNames` anew on every read (docs/performance.md). */
+  readonly #kinds = new WeakMap<Statement, StatementKind>();
   constructor(
     private readonly db: SqliteDatabase,
     private readonly busyTimeoutMs: number,
     private readonly pause: (ms: number) => Promise<void>,
     private readonly writes: WritesState,
+    private readonly snapshot: HeldReadSnapshot,
   ) {}
 
   #statement(text: string): Statement {
@@ -216,6 +235,7 @@ class BunSqliteConnection implements DatabaseConnection {
       try {
         return this.#execute<R>(compiled);
       } catch (e) {
+        this.snapshot.end();
         // A storage fault (a lock held past the wait, an unreadable file) is the port's StorageUnavailableError.
         if (!isBusy(e) || performance.now() + delay > deadline)
           throw storageError(named(e, this.writes.stopped));
@@ -227,8 +247,14 @@ class BunSqliteConnection implements DatabaseConnection {
 
   #execute<R>(compiled: CompiledQuery): QueryResult<R> {
     const stmt = this.#statement(compiled.sql);
+    let kind = this.#kinds.get(stmt);
+    if (kind === undefined) {
+      kind = isPlainRead(stmt, compiled.sql) ? "read" : stmt.columnNames.length > 0 ? "rows" : "run";
+      this.#kinds.set(stmt, kind);
+    }
+    this.snapshot.before(kind === "read");
     const params = compiled.parameters as unknown as Params;
-    if (stmt.columnNames.length > 0) return { rows: stmt.all(...params) as R[] };
+    if (kind !== "run") return { rows: stmt.all(...params) as R[] };
     const result = stmt.run(...params);
     return {
       rows: [],
@@ -239,6 +265,8 @@ class BunSqliteConnection implements DatabaseConnection {
 
   async *streamQuery<R>(compiled: CompiledQuery): AsyncIterableIterator<QueryResult<R>> {
     try {
+      // A stream reads across awaits, in a transaction of its own.
+      this.snapshot.end();
       const stmt = this.#statement(compiled.sql);
       for (const row of stmt.iterate(...(compiled.parameters as unknown as Params)))
         yield { rows: [row as R] };

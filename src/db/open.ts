@@ -19,6 +19,11 @@ export interface SqliteOptions {
    * for 300,000 records.
    */
   tempStore?: "memory";
+  /**
+   * How long plain reads share one read transaction, ms (`HeldReadSnapshot`; the server's data window). Default 0:
+   * each statement its own, as SQLite does.
+   */
+  readWindowMs?: number;
 }
 
 /** How long a statement waits for a lock held by another process before failing (SQLITE_BUSY), ms. */
@@ -53,7 +58,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
     const code = (e as { code?: string }).code;
     throw new Error(`cannot open ${path}: ${code ? `${code}: ` : ""}${(e as Error).message}`);
   }
-  const dialect = new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS);
+  const dialect = new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS, options.readWindowMs ?? 0);
   const db = new Kysely<Database>({ dialect });
   return {
     db,

@@ -578,6 +578,12 @@ describe("explorer in headless Chromium", () => {
     expect(note).toContain("Ranked among universities measured the same way: not measured by unirank");
     expect(note).toContain("Measured otherwise: Own site and DNS (1 university)");
     await p.locator("#profile-note a", { hasText: "Own site and DNS" }).click();
+    // The click changes the hash and the page renders again after it: wait for the new page, not the old one.
+    await p.waitForFunction(
+      () => document.getElementById("profile-note")?.textContent?.includes("the same way: Own site and DNS"),
+      null,
+      { timeout: 20_000 },
+    );
     await rendered(p);
     expect(p.url()).toContain("profile=site");
     expect(await cells(p, 0, "#ranking table")).toContain(SCANNED_NAME);
