@@ -135,7 +135,10 @@ export async function importRecords(
           options.onProgress?.({
             source: source.name,
             sourceIndex: si,
-            bytes: counter.bytes,
+            bytes:
+              "storedBytesRead" in source && source.storedBytesRead
+                ? source.storedBytesRead()
+                : counter.bytes,
             records: result.records,
             rejected: result.rejected,
           });

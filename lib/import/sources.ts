@@ -8,6 +8,11 @@ export type ImportSource =
       format: ImportFormat;
       /** The bytes (UTF-8) or text, streamed; never read whole. */
       content: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+      /**
+       * Bytes of the source as stored read so far, for progress, where they differ from `content`'s (a compressed
+       * file's, before decompression). Absent: `content`'s bytes are counted.
+       */
+      storedBytesRead?: () => number;
     }
   | {
       name: string;

@@ -8,10 +8,13 @@ export function fileSource(
   path: string,
   options: { format?: ImportFormat; name?: string } = {},
 ): ImportSource {
+  const read = { bytes: 0 };
   return {
     name: options.name ?? path,
     format: options.format ?? formatOfName(path),
-    content: fileContent(path),
+    content: fileContent(path, read),
+    // A `.gz` inflates to more bytes than the file holds: its progress counts the file's bytes read.
+    storedBytesRead: () => read.bytes,
   };
 }
 
@@ -20,13 +23,19 @@ export function fileSource(
  * reader's loop (reported as `file:line`): the streams are only made once a loop listens to them, since a gunzip
  * failing before that would be an unhandled error.
  */
-async function* fileContent(path: string): AsyncGenerator<Uint8Array> {
+async function* fileContent(path: string, read: { bytes: number }): AsyncGenerator<Uint8Array> {
   const file = createReadStream(path, { highWaterMark: 256 * 1024 });
   if (!/\.gz$/i.test(path)) {
-    for await (const chunk of file) yield chunk as Uint8Array;
+    for await (const chunk of file) {
+      read.bytes += (chunk as Uint8Array).byteLength;
+      yield chunk as Uint8Array;
+    }
     return;
   }
   const gunzip = createGunzip();
+  file.on("data", (chunk) => {
+    read.bytes += (chunk as Uint8Array).byteLength;
+  });
   file.on("error", (e) => gunzip.destroy(e));
   file.pipe(gunzip);
   try {

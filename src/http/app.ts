@@ -19,6 +19,7 @@ import { HttpError } from "./error-status.ts";
 import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { listRequest, querySchemaOf, withKeyedHint } from "./list-request.ts";
+import type { RequestObserver } from "./observer.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
 import { parseQueryString } from "./query-string.ts";
 import { RequestContext } from "./request-context.ts";
@@ -82,7 +83,10 @@ export interface UnirankApp {
   handle(request: Request, conn?: ConnInfo): Promise<Response>;
   /** Every route, in the order OpenAPI lists them. */
   readonly routes: readonly RouteSpec[];
-  /** A 503 `UNAVAILABLE` in the shape of the request's API version, with `Connection: close` (a server draining). */
+  /**
+   * A 503 `UNAVAILABLE` in the shape of the request's API version, with `Connection: close` (a server draining);
+   * the observer hears of it as of any answer (metrics, access log).
+   */
   refuse(request: Request, message: string): Response;
 }
 
@@ -223,22 +227,26 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
   };
 
   const observer = ctx.observer;
+  /** Tells the observer of an answer given `started` (a `performance.now()`) ago. */
+  const observe = (o: RequestObserver, rc: RequestContext, response: Response, started: number) => {
+    const gate = rc.gate;
+    o.observe({
+      method: rc.request.method,
+      route: rc.route,
+      status: response.status,
+      seconds: (performance.now() - started) / 1000,
+      requestId: rc.requestId,
+      keyId: gate?.keyId ?? null,
+      rateLimited: gate?.rateLimited ?? null,
+      clientIp: () => (gate ? gate.clientIp() : (ctx.access?.clientIp(rc) ?? rc.peer())),
+    });
+  };
   /** `run`, then the observer is told (only when there is one: no clock read otherwise). */
   const answer = (rc: RequestContext): Promise<Response> => {
     if (!observer) return run(rc);
     const started = performance.now();
     return run(rc).then((response) => {
-      const gate = rc.gate;
-      observer.observe({
-        method: rc.request.method,
-        route: rc.route,
-        status: response.status,
-        seconds: (performance.now() - started) / 1000,
-        requestId: rc.requestId,
-        keyId: gate?.keyId ?? null,
-        rateLimited: gate?.rateLimited ?? null,
-        clientIp: () => (gate ? gate.clientIp() : (ctx.access?.clientIp(rc) ?? rc.peer())),
-      });
+      observe(observer, rc, response, started);
       return response;
     });
   };
@@ -247,8 +255,19 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     routes,
     handle: (request, conn) => answer(new RequestContext(request, ctx.clock, conn)),
     refuse: (request, message) => {
+      const started = performance.now();
       const rc = new RequestContext(request, ctx.clock);
-      return fail(rc, new HttpError("UNAVAILABLE", message), { Connection: "close", "Retry-After": "5" });
+      const response = fail(rc, new HttpError("UNAVAILABLE", message), {
+        Connection: "close",
+        "Retry-After": "5",
+      });
+      if (observer) {
+        // Counted and logged under the route the request names, as its answer would have been.
+        const path = inside(canonicalPath(rc.pathname));
+        rc.route = path === null ? null : (router.match(path)?.route.path ?? null);
+        observe(observer, rc, response, started);
+      }
+      return response;
     },
   };
 }

@@ -118,6 +118,28 @@ describeEachDatabase("import rules", (get) => {
     await get().reset();
   });
 
+  test("progress counts a file's own bytes: a .gz never passes its size, and ends at it", async () => {
+    const { db } = get();
+    const lines = Array.from({ length: 12_000 }, (_, i) => JSON.stringify(uni(`progress-${i}.example`)));
+    const text = `${lines.join("\n")}\n`;
+    for (const [name, bytes] of [
+      ["progress.ndjson", Buffer.from(text)],
+      ["progress.ndjson.gz", gzipSync(text)],
+    ] as const) {
+      await get().reset();
+      const path = join(dir, name);
+      writeFileSync(path, bytes);
+      const seen: number[] = [];
+      const r = await importFiles(db, [path], { events: false, onProgress: (p) => seen.push(p.bytes) });
+      expect(r.committed).toBe(true);
+      expect(r.universities.inserted).toBe(12_000);
+      // 12,000 records: a report every 5,000 and one at the end.
+      expect(seen.length).toBeGreaterThanOrEqual(3);
+      for (const b of seen) expect(b).toBeLessThanOrEqual(bytes.byteLength);
+      expect(seen.at(-1)).toBe(bytes.byteLength);
+    }
+  }, 60_000);
+
   test("a scan before its university is refused whatever the batch size; after it, accepted", async () => {
     const { db } = get();
     const filler = Array.from({ length: 499 }, (_, i) => scan(`f${i}`, "first.example"));
