@@ -1,60 +1,120 @@
 import type { DB } from "../schema/database.ts";
-import { currentGeneration } from "./generation.ts";
+import { currentGenerations, type Generations } from "./generation.ts";
+import { latestChangesBetween } from "./latest-changes.ts";
 
 export interface GenerationMemoOptions<V> {
   /** Size of a value (e.g. entries held); the least recently used values go once the sum passes `maxWeight`. */
   weight?: (value: V) => number;
   maxWeight?: number;
+  /**
+   * The generation the values follow: `data` (the default) for values derived from scans, `universities` for
+   * those derived from the `universities` table alone, which a new scan leaves as they are.
+   */
+  follows?: keyof Generations;
+  /**
+   * Brings a value of an earlier data generation up to date, given the universities whose latest scan changed
+   * since (`latestChangesBetween`, at least one), or gives null when it cannot; the memo then builds. Where the
+   * log cannot say what changed, the memo builds without asking; where nothing did, it keeps the value.
+   */
+  patch?: (db: DB, key: string, value: V, changed: ReadonlySet<number>) => Promise<V | null>;
+}
+
+/** A value of one generation, being built or built. */
+interface Entry<V> {
+  value: Promise<V>;
+  generation: number;
+  /** `weight(value)` once built; 0 before. */
+  weight: number;
+}
+
+interface Memo<V> {
+  generation: number;
+  /** This generation's values, least recently used first. */
+  values: Map<string, Entry<V>>;
+  /** Values of earlier generations, kept to be patched (`patch`), oldest first. */
+  earlier: Map<string, Entry<V>>;
 }
 
 /**
- * Values derived from the data (an in-memory ranking, a search index), built at most once per data generation
- * and key for each database handle, and shared by concurrent callers while being built. A write bumps the
- * generation, so the next call builds afresh; a failed build is forgotten.
+ * Values derived from the data (an in-memory ranking, a search index), built at most once per generation (data
+ * or universities, `follows`) and key for each database handle, and shared by concurrent callers while being
+ * built. A write bumps the generation, so the next call builds afresh, or, with `patch`, brings the value of an
+ * earlier generation up to date; a failed build or patch is forgotten.
  */
 export function generationMemo<V>(
   build: (db: DB, key: string) => Promise<V>,
   options: GenerationMemoOptions<V> = {},
 ): (db: DB, key: string) => Promise<V> {
-  const { weight = () => 1, maxWeight = Number.POSITIVE_INFINITY } = options;
-  const memos = new WeakMap<
-    DB,
-    { generation: number; values: Map<string, Promise<V>>; weights: Map<string, number>; total: number }
-  >();
+  const { weight = () => 1, maxWeight = Number.POSITIVE_INFINITY, follows = "data", patch } = options;
+  const memos = new WeakMap<DB, Memo<V>>();
+
+  /** The value of `earlier` brought to `generation` by `patch`, or built afresh when it cannot be. */
+  const patched = async (db: DB, key: string, earlier: Entry<V>, generation: number): Promise<V> => {
+    let value: V;
+    try {
+      value = await earlier.value;
+    } catch {
+      return build(db, key);
+    }
+    const changed = patch ? await latestChangesBetween(db, earlier.generation, generation) : null;
+    if (changed === null) return build(db, key);
+    if (changed.size === 0) return value;
+    return (await patch?.(db, key, value, changed)) ?? build(db, key);
+  };
+
+  /** Drops the oldest values (earlier generations' first) while the weights pass `maxWeight`; `keep` stays. */
+  const evict = (memo: Memo<V>, keep: string) => {
+    let total = 0;
+    for (const e of memo.earlier.values()) total += e.weight;
+    for (const e of memo.values.values()) total += e.weight;
+    for (const [k, e] of memo.earlier) {
+      if (total <= maxWeight) return;
+      memo.earlier.delete(k);
+      total -= e.weight;
+    }
+    for (const [k, e] of memo.values) {
+      if (total <= maxWeight || k === keep) return;
+      memo.values.delete(k);
+      total -= e.weight;
+    }
+  };
+
   return async (db, key) => {
     // Read the generation before the data, so a value is never labelled newer than what it holds.
-    const generation = await currentGeneration(db);
+    const generation = (await currentGenerations(db))[follows];
     let memo = memos.get(db);
     if (!memo || memo.generation !== generation) {
-      memo = { generation, values: new Map(), weights: new Map(), total: 0 };
+      // With `patch`, the values not asked for since their generation wait to be patched when they are.
+      const earlier =
+        patch && memo ? new Map([...memo.earlier, ...memo.values]) : new Map<string, Entry<V>>();
+      memo = { generation, values: new Map(), earlier };
       memos.set(db, memo);
     }
     const held = memo.values.get(key);
     if (held) {
       memo.values.delete(key); // most recently used last
       memo.values.set(key, held);
-      return held;
+      return held.value;
     }
     const current = memo;
-    const building = build(db, key);
-    current.values.set(key, building);
+    const before = current.earlier.get(key);
+    if (before) current.earlier.delete(key);
+    const entry: Entry<V> = {
+      value: before && before.generation < generation ? patched(db, key, before, generation) : build(db, key),
+      generation,
+      weight: 0,
+    };
+    current.values.set(key, entry);
     let value: V;
     try {
-      value = await building;
+      value = await entry.value;
     } catch (e) {
-      if (current.values.get(key) === building) current.values.delete(key);
+      if (current.values.get(key) === entry) current.values.delete(key);
       throw e;
     }
-    if (current.values.get(key) === building) {
-      const w = weight(value);
-      current.weights.set(key, w);
-      current.total += w;
-      for (const k of current.values.keys()) {
-        if (current.total <= maxWeight || k === key) break;
-        current.values.delete(k);
-        current.total -= current.weights.get(k) ?? 0;
-        current.weights.delete(k);
-      }
+    if (current.values.get(key) === entry) {
+      entry.weight = weight(value);
+      evict(current, key);
     }
     return value;
   };

@@ -37,13 +37,30 @@ function refreshOne(u: string): string {
 const BUMP = `insert into unirank_meta (key, value) values ('generation', '1')
   on conflict (key) do update set value = cast(cast(unirank_meta.value as integer) + 1 as text);`;
 
-const SQLITE_TRIGGERS: Record<string, string> = {
-  unirank_universities_insert: `after insert on universities begin ${BUMP} end`,
-  unirank_universities_update: `after update on universities begin ${BUMP}
+/** The SQLite triggers on `universities`; `also` is run by each after the bump (migration 011 adds one). */
+export const sqliteUniversitiesTriggers = (also = ""): Record<string, string> => ({
+  unirank_universities_insert: `after insert on universities begin ${BUMP}${also} end`,
+  unirank_universities_update: `after update on universities begin ${BUMP}${also}
     update latest_scans set country = new.country where university_id = new.id;
     update universities set search_text = lower(new.name || ' ' || new.domain) where id = new.id
       and (new.name is not old.name or new.domain is not old.domain) and new.search_text is old.search_text; end`,
-  unirank_universities_delete: `after delete on universities begin ${BUMP} end`,
+  unirank_universities_delete: `after delete on universities begin ${BUMP}${also} end`,
+});
+
+/** Creates `triggers` (name → `<timing> begin <body>`) as row triggers, in place of any of those names. */
+export async function replaceSqliteTriggers(
+  db: Kysely<unknown>,
+  triggers: Record<string, string>,
+): Promise<void> {
+  for (const [name, body] of Object.entries(triggers)) {
+    await sql.raw(`drop trigger if exists ${name}`).execute(db);
+    const [timing, rest] = body.split(/ begin /, 2) as [string, string];
+    await sql.raw(`create trigger ${name} ${timing} for each row begin ${rest}`).execute(db);
+  }
+}
+
+const SQLITE_TRIGGERS: Record<string, string> = {
+  ...sqliteUniversitiesTriggers(),
   unirank_scans_insert: `after insert on scans begin ${BUMP} ${refreshOne("new.university_id")} end`,
   unirank_scans_update: `after update on scans begin ${BUMP} ${refreshOne("old.university_id")}
     ${refreshOne("new.university_id")} end`,
@@ -52,10 +69,7 @@ const SQLITE_TRIGGERS: Record<string, string> = {
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (capabilitiesOf(db).triggers === "sqlite") {
-    for (const [name, body] of Object.entries(SQLITE_TRIGGERS)) {
-      const [timing, rest] = body.split(/ begin /, 2) as [string, string];
-      await sql.raw(`create trigger ${name} ${timing} for each row begin ${rest}`).execute(db);
-    }
+    await replaceSqliteTriggers(db, SQLITE_TRIGGERS);
     return;
   }
   await sql

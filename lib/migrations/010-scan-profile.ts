@@ -1,6 +1,7 @@
 import { type Kysely, sql } from "kysely";
 import { capabilitiesOf } from "../db/capabilities.ts";
 import { RANKED_COLUMNS_001 as RANKED_SCORES } from "./001-core.ts";
+import { replaceSqliteTriggers } from "./007-data-triggers.ts";
 
 /**
  * What made a scan's scores. `scans.profile`: the measurement parts that ran (`site,browser,openalex` …), or
@@ -47,14 +48,6 @@ const postgresRefresh = (profiles: boolean) =>
   `create or replace function unirank_refresh_latest(u integer) returns void language sql as $$
     ${refreshOne("u", profiles)} $$`;
 
-async function createSqliteTriggers(db: Kysely<unknown>, triggers: Record<string, string>): Promise<void> {
-  for (const [name, body] of Object.entries(triggers)) {
-    await sql.raw(`drop trigger if exists ${name}`).execute(db);
-    const [timing, rest] = body.split(/ begin /, 2) as [string, string];
-    await sql.raw(`create trigger ${name} ${timing} for each row begin ${rest}`).execute(db);
-  }
-}
-
 export async function up(db: Kysely<unknown>): Promise<void> {
   const caps = capabilitiesOf(db);
   await db.schema
@@ -75,12 +68,12 @@ export async function up(db: Kysely<unknown>): Promise<void> {
       : sql`jsonb_typeof(e.evidence::jsonb -> 'observations') = 'object'`;
   await sql`update scans set rubric_version = 1
     where id in (select e.scan_id from scan_evidence e where ${scannerEvidence})`.execute(db);
-  if (caps.triggers === "sqlite") await createSqliteTriggers(db, sqliteScanTriggers(true));
+  if (caps.triggers === "sqlite") await replaceSqliteTriggers(db, sqliteScanTriggers(true));
   else await sql.raw(postgresRefresh(true)).execute(db);
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  if (capabilitiesOf(db).triggers === "sqlite") await createSqliteTriggers(db, sqliteScanTriggers(false));
+  if (capabilitiesOf(db).triggers === "sqlite") await replaceSqliteTriggers(db, sqliteScanTriggers(false));
   else await sql.raw(postgresRefresh(false)).execute(db);
   await db.schema.dropIndex("latest_scans_profile").execute();
   await db.schema.alterTable("latest_scans").dropColumn("prev_profile").execute();

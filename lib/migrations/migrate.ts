@@ -10,6 +10,8 @@ import * as dataTriggers from "./007-data-triggers.ts";
 import * as scanEvidence from "./008-scan-evidence.ts";
 import * as scanClaims from "./009-scan-claims.ts";
 import * as scanProfile from "./010-scan-profile.ts";
+import * as universitiesGeneration from "./011-universities-generation.ts";
+import * as latestScanChanges from "./012-latest-scan-changes.ts";
 
 /** Every migration, in order, as code (a compiled binary has no migrations folder to read). */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -23,6 +25,8 @@ export const MIGRATIONS: Record<string, Migration> = {
   "008-scan-evidence": scanEvidence,
   "009-scan-claims": scanClaims,
   "010-scan-profile": scanProfile,
+  "011-universities-generation": universitiesGeneration,
+  "012-latest-scan-changes": latestScanChanges,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -29,8 +29,8 @@ export async function universitiesByIds(db: DB, ids: readonly number[]): Promise
 
 /**
  * Universities, filtered by search and country, sorted, paged; ties broken by id so pages never overlap. Served
- * from every university's (name, id) order kept per data generation (`universityOrder`, or the search index for a
- * search): in that order a page is a slice of it (or of its matches); in another, the rows are put in the order
+ * from every university's (name, id) order kept per universities generation (`universityOrder`, or the search
+ * index for a search): in that order a page is a slice of it (or of its matches); in another, the rows are put in the order
  * the database gave those universities (`searchOrder`). No count and no OFFSET walk per request.
  */
 export async function listUniversities(

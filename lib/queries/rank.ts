@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import type { RankedScoreName } from "../scores/catalogue.ts";
+import { patchByValue, patchedLength, type ValueEntry } from "./patch-runs.ts";
 import { pageOffset } from "./shapes.ts";
 
 /**
@@ -69,10 +70,78 @@ async function buildRanking(db: DB, key: string): Promise<Ranking> {
   return ranking;
 }
 
-/** The ranking of a score (in a country, of a profile), built at most once per data generation. */
+/** The competition ranks of positions `from`..`to` of `ranking`, from the scores and the ranks before them. */
+function countRanks(ranking: Ranking, from: number, to: number): void {
+  const { scores, ranks } = ranking;
+  for (let i = from; i < to; i++) {
+    ranks[i] = i > 0 && scores[i] === scores[i - 1] ? (ranks[i - 1] as number) : i + 1;
+  }
+}
+
+/**
+ * A ranking of an earlier generation brought up to date by reading again only the rows of `latest_scans` of the
+ * `changed` universities: their old places go, their new ones are merged in, and the ranks are counted again
+ * where a run starts inside a tie or moves. The same arrays as a build (tested against the SQL's order).
+ */
+async function patchRanking(
+  db: DB,
+  key: string,
+  old: Ranking,
+  changed: ReadonlySet<number>,
+): Promise<Ranking> {
+  const [score, country, profile] = key.split("\u0000") as [RankedScoreName, string, string];
+  const rows = await db
+    .selectFrom("latest_scans")
+    .select(["university_id", "country", "profile", sql<number | null>`${sql.ref(score)}`.as("score")])
+    .where("university_id", "in", [...changed])
+    .execute();
+  const added: ValueEntry[] = [];
+  for (const r of rows) {
+    if (r.score === null || r.score === undefined) continue;
+    if (country !== "" && r.country !== country) continue;
+    if (profile !== "" && r.profile !== profile) continue;
+    added.push({ id: Number(r.university_id), value: Number(r.score) });
+  }
+  const runs = patchByValue(old.scores, old.ids, changed, added);
+  const n = patchedLength(runs);
+  const next: Ranking = {
+    key,
+    ids: new Int32Array(n),
+    scores: new Float64Array(n),
+    ranks: new Int32Array(n),
+  };
+  for (const run of runs) {
+    if ("added" in run) {
+      const e = added[run.added] as ValueEntry;
+      next.ids[run.out] = e.id;
+      next.scores[run.out] = e.value;
+      countRanks(next, run.out, run.out + 1);
+      continue;
+    }
+    next.ids.set(old.ids.subarray(run.from, run.to), run.out);
+    next.scores.set(old.scores.subarray(run.from, run.to), run.out);
+    // The run's ranks are the old ones moved by its shift, once past the ties it may start inside.
+    const shift = run.out - run.from;
+    const end = run.out + run.to - run.from;
+    let out = run.out;
+    while (out < end && (out === run.out || next.scores[out] === next.scores[out - 1])) {
+      countRanks(next, out, out + 1);
+      out++;
+    }
+    if (shift === 0) next.ranks.set(old.ranks.subarray(out, end), out);
+    else for (; out < end; out++) next.ranks[out] = (old.ranks[out - shift] as number) + shift;
+  }
+  return next;
+}
+
+/**
+ * The ranking of a score (in a country, of a profile), built at most once per data generation; after a write of
+ * scans, patched with the universities it changed.
+ */
 const rankingMemo = generationMemo(buildRanking, {
   weight: (r) => r.ids.length,
   maxWeight: MAX_ENTRIES,
+  patch: patchRanking,
 });
 export const rankingKey = (
   score: RankedScoreName,

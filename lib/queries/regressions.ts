@@ -8,6 +8,7 @@ import { CATEGORIES, CATEGORY_NAMES, type Category } from "../scores/catalogue.t
 import { PROFILE_BOUND_SCORES } from "../scores/profile.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import type { UniversityRef } from "./get-scan.ts";
+import { patchByValue, patchedLength, type ValueEntry } from "./patch-runs.ts";
 
 export interface ScanPoint {
   scan_id: number;
@@ -77,7 +78,8 @@ export function countSince(declines: Declines, end: number, sinceMs: number): nu
   return sorted.length - lo;
 }
 
-async function buildDeclines(db: DB, category: string): Promise<Declines> {
+/** The declines of a category as rows, largest drop first, ties by id; of the universities `ids` only, if given. */
+async function declineRows(db: DB, category: string, ids?: readonly number[]) {
   const score = CATEGORIES[category as Category];
   const cur = sql.ref(`l.${score}`);
   const prev = sql.ref(`l.prev_${score}`);
@@ -94,26 +96,73 @@ async function buildDeclines(db: DB, category: string): Promise<Declines> {
     from latest_scans l
     where l.previous_scan_id is not null and ${cur} is not null and ${prev} is not null and ${dropTenths} >= 1
       ${PROFILE_BOUND_SCORES.has(score) ? sql`and l.profile = l.prev_profile` : sql``}
+      ${ids ? sql`and l.university_id in (${sql.join(ids)})` : sql``}
     order by drop_tenths desc, l.university_id asc`.execute(db);
-  const n = rows.rows.length;
-  const declines: Declines = {
+  return rows.rows.map((r) => {
+    const ms = Date.parse(r.completed_at);
+    return {
+      id: Number(r.university_id),
+      drop: Number(r.drop_tenths),
+      completed: Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms,
+    };
+  });
+}
+
+function emptyDeclines(n: number): Declines {
+  return {
     ids: new Int32Array(n),
     drops: new Int32Array(n),
     completed: new Float64Array(n),
     sortedPrefixes: new Map(),
   };
-  rows.rows.forEach((r, i) => {
-    declines.ids[i] = Number(r.university_id);
-    declines.drops[i] = Number(r.drop_tenths);
-    const ms = Date.parse(r.completed_at);
-    declines.completed[i] = Number.isNaN(ms) ? Number.NEGATIVE_INFINITY : ms;
+}
+
+async function buildDeclines(db: DB, category: string): Promise<Declines> {
+  const rows = await declineRows(db, category);
+  const declines = emptyDeclines(rows.length);
+  rows.forEach((r, i) => {
+    declines.ids[i] = r.id;
+    declines.drops[i] = r.drop;
+    declines.completed[i] = r.completed;
   });
   return declines;
 }
 
+/**
+ * The declines of an earlier generation brought up to date: those of the `changed` universities are read again
+ * and merged in, the others copied. The same arrays as a build (tested against one).
+ */
+async function patchDeclines(
+  db: DB,
+  category: string,
+  old: Declines,
+  changed: ReadonlySet<number>,
+): Promise<Declines> {
+  const rows = await declineRows(db, category, [...changed]);
+  const completedOf = new Map(rows.map((r) => [r.id, r.completed]));
+  const added = rows.map((r) => ({ id: r.id, value: r.drop }));
+  const runs = patchByValue(old.drops, old.ids, changed, added);
+  const next = emptyDeclines(patchedLength(runs));
+  for (const run of runs) {
+    if ("added" in run) {
+      const e = added[run.added] as ValueEntry;
+      next.ids[run.out] = e.id;
+      next.drops[run.out] = e.value;
+      next.completed[run.out] = completedOf.get(e.id) as number;
+    } else {
+      next.ids.set(old.ids.subarray(run.from, run.to), run.out);
+      next.drops.set(old.drops.subarray(run.from, run.to), run.out);
+      next.completed.set(old.completed.subarray(run.from, run.to), run.out);
+    }
+  }
+  return next;
+}
+
+/** Per data generation and category; after a write of scans, patched with the universities it changed. */
 export const declinesOf = generationMemo(buildDeclines, {
   weight: (d) => d.ids.length,
   maxWeight: 1_000_000,
+  patch: patchDeclines,
 });
 
 const categoryIndex = (category: Category) => CATEGORY_NAMES.indexOf(category);

@@ -10,13 +10,13 @@ import {
 import { countryCode, type UniversityOrder } from "./university-order.ts";
 
 /**
- * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per data
- * generation, with the positions of its byte trigrams. A key of three bytes or more is found through the
- * positions of its rarest trigram; a shorter one by a byte search over the whole text (`Buffer.indexOf`, a native
- * memmem, where the runtime has it; see docs/performance.md). Either replaces a LIKE over every row of the
+ * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per universities
+ * generation (a new scan leaves it as it is), with the positions of its byte trigrams. A key of three bytes or
+ * more is found through the positions of its rarest trigram; a shorter one by a byte search over the whole text
+ * (`Buffer.indexOf`, a native memmem, where the runtime has it; see docs/performance.md). Either replaces a LIKE over every row of the
  * table (twice: once to count, once for the page), and the matches come out already in the default order of the
  * universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its characters.
- * Built by one ordered read of the table; rebuilt after any write.
+ * Built by one ordered read of the table; rebuilt after any write of the table.
  */
 export interface SearchIndex extends UniversityOrder {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
@@ -61,9 +61,9 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
   return { bytes: byteText(bytes), trigrams: trigramPositions(bytes), starts, ids, country, countryNames };
 }
 
-const indexMemo = generationMemo((db) => buildIndex(db));
+const indexMemo = generationMemo((db) => buildIndex(db), { follows: "universities" });
 
-/** The index of the current data generation, built at most once per generation. */
+/** The index of the current universities generation, built at most once per generation. */
 export const searchIndex = (db: DB): Promise<SearchIndex> => indexMemo(db, "");
 
 /** The row whose text holds byte `p`: the last start at or before it, searching from row `from` on. */
@@ -114,7 +114,14 @@ export function searchPage(
 
 function search(index: SearchIndex, key: string, countryName: string | undefined, out: Matches): Matches {
   const country = countryName === undefined ? undefined : countryCode(index, countryName);
-  if (key.length === 0 || key.includes(SEPARATOR) || country === -1) return out;
+  if (key.includes(SEPARATOR) || country === -1) return out;
+  // A key that folds to nothing (only combining marks) is in every text, as in a LIKE.
+  if (key.length === 0) {
+    for (let row = 0; row < index.ids.length; row++) {
+      if (country === undefined || index.country[row] === country) out.add(row);
+    }
+    return out;
+  }
   const needle = encoder.encode(key);
   if (needle.length < TRIGRAM) scanMatches(index, needle, country, out);
   else trigramMatches(index, needle, country, out);

@@ -19,7 +19,7 @@ export interface SearchOrder {
 
 const orders = new WeakMap<UniversityOrder, Map<string, Promise<SearchOrder>>>();
 
-/** The order `sort`/`order` of the rows of `index`, read once per index (a data generation) and order. */
+/** The order `sort`/`order` of the rows of `index`, read once per index (a universities generation) and order. */
 export function searchOrder(
   db: DB,
   index: UniversityOrder,

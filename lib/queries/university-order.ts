@@ -3,9 +3,9 @@ import { inReadSnapshot } from "../db/read-snapshot.ts";
 import type { DB } from "../schema/database.ts";
 
 /**
- * Every university in (name, id) order, as the database orders names, with its country: kept per data generation,
- * so a page of the universities list is a slice of it (no count, no OFFSET walk). Two reads in one snapshot, each
- * cheap (the name index covers the order; the countries come in table order): about 300 ms at 100,000
+ * Every university in (name, id) order, as the database orders names, with its country: kept per universities
+ * generation (a new scan leaves it as it is), so a page of the universities list is a slice of it (no count, no
+ * OFFSET walk). Two reads in one snapshot, each cheap (the name index covers the order; the countries come in table order): about 300 ms at 100,000
  * universities, where the search index (the same order with every folded text and its trigrams) takes a second.
  */
 export interface UniversityOrder {
@@ -39,9 +39,9 @@ async function buildOrder(db: DB): Promise<UniversityOrder> {
   return { ids, country, countryNames: [...codes.keys()] };
 }
 
-const orderMemo = generationMemo((db) => buildOrder(db));
+const orderMemo = generationMemo((db) => buildOrder(db), { follows: "universities" });
 
-/** The order of the current data generation, built at most once per generation. */
+/** The order of the current universities generation, built at most once per generation. */
 export const universityOrder = (db: DB): Promise<UniversityOrder> => orderMemo(db, "");
 
 /** The code of `country` in the order, or -1 when no university is in it. */

@@ -72,12 +72,19 @@ export interface MetaTable {
   value: string;
 }
 
+/** A university whose latest scan a data generation may have changed (`0`: none did). */
+export interface LatestScanChangesTable {
+  generation: number;
+  university_id: number;
+}
+
 export interface Database {
   universities: UniversitiesTable;
   scans: ScansTable;
   scan_evidence: ScanEvidenceTable;
   latest_scans: LatestScansTable;
   unirank_meta: MetaTable;
+  latest_scan_changes: LatestScanChangesTable;
   webhook_receivers: WebhookReceiversTable;
   webhook_deliveries: WebhookDeliveriesTable;
   webhook_attempts: WebhookAttemptsTable;

@@ -1,5 +1,6 @@
 import type { Insertable } from "kysely";
 import { bumpGeneration } from "../db/generation.ts";
+import { logLatestChanges } from "../db/latest-changes.ts";
 import { prepared } from "../db/prepared.ts";
 import type { Database, DB } from "../schema/database.ts";
 import { SCORE_NAMES } from "../scores/catalogue.ts";
@@ -91,6 +92,8 @@ export class IngestWriter {
   /** False once a record was rejected without `skipInvalid`: later records are only checked. */
   writing = true;
   changed = false;
+  /** Whether a row of `universities` changed (the universities generation then moves too). */
+  private universitiesChanged = false;
 
   private readonly batchSize: number;
   private readonly clock: Clock;
@@ -170,7 +173,9 @@ export class IngestWriter {
     await this.flushScans();
     if (this.writing && this.changed) {
       await refreshLatest(this.trx, this.touched);
-      await bumpGeneration(this.trx);
+      await bumpGeneration(this.trx, { universities: this.universitiesChanged });
+      // Rankings kept in memory are then patched with the touched universities, not read again whole.
+      if (!this.universitiesChanged) await logLatestChanges(this.trx, this.touched);
     }
     await wakeDataTriggers(this.trx);
   }
@@ -224,6 +229,7 @@ export class IngestWriter {
         .where("id", "=", id)
         .execute();
       this.changed = true;
+      this.universitiesChanged = true;
       // latest_scans copies the country for country rankings.
       if (ex.country !== u.country) this.touched.add(id);
     }
@@ -249,6 +255,7 @@ export class IngestWriter {
       .execute();
     for (const r of rows) this.ids.set(r.domain, Number(r.id));
     this.changed = true;
+    this.universitiesChanged = true;
   }
 
   private async flushScans(): Promise<void> {

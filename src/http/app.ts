@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { currentGeneration } from "../../lib/db/generation.ts";
+import { currentGenerations } from "../../lib/db/generation.ts";
 import {
   type ErrorDetail,
   isUnirankError,
@@ -168,7 +168,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         // Read the generation before the data, so an entry is never newer-labelled than its data.
         const scope = route.cacheScope ? ` ${route.cacheScope(input)}` : "";
         const key = cacheKey(`${route.version} ${route.path}`, inputs) + scope;
-        const generation = await currentGeneration(ctx.db);
+        const generation = (await currentGenerations(ctx.db)).data;
         // Single-flight: concurrent misses of one key share one computation.
         const resolved = await cache.resolve(key, generation, () => route.handle(input));
         payload = resolved.payload;

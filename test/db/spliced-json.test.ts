@@ -132,4 +132,25 @@ describeEachDatabase("http: spliced rankings and leaderboards", (get) => {
     expect(top.data[0]?.name).toBe('Renamed "Zero" \u2028 University');
     await same();
   });
+
+  test("the same bytes after writes of scans alone (the rankings and rows patched, not built)", async () => {
+    const db = get().db;
+    for (let round = 0; round < 3; round++) {
+      await writeRecords(
+        db,
+        [3, 40, 41, 250, 699].map((i) => ({
+          type: "scan" as const,
+          source_id: `splice-patch-${round}-${i}`,
+          domain: `s${i}.splice.example`,
+          status: "completed" as const,
+          completed_at: `2026-11-0${2 + round}T08:00:00+00:00`,
+          overall_score: round === 1 ? 50 : 60 + i / 100,
+          webo_composite_score: round === 2 ? null : 12.5,
+          tech_composite_score: 99.9,
+          tech_ssl_score: i % 2 ? 100 : null,
+        })),
+      );
+      await same();
+    }
+  });
 });

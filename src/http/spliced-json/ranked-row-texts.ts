@@ -1,7 +1,12 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB } from "../../../lib/index.ts";
+import { type PatchRun, patchedLength, patchRuns } from "../../../lib/queries/patch-runs.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
-import { type RankedDetails, rankedDetailsAfter } from "../../../lib/queries/ranked-details.ts";
+import {
+  type RankedDetails,
+  rankedDetailsAfter,
+  rankedDetailsOf,
+} from "../../../lib/queries/ranked-details.ts";
 import { JsonRows } from "./json-text.ts";
 
 /**
@@ -128,7 +133,96 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
   };
 }
 
-const rankedRowsMemo = generationMemo((db) => buildRankedRows(db));
+/**
+ * Chunks a column may have before a patch builds afresh instead: about twice a build's, and a thousand small
+ * ones of patches (their superseded texts stay in the old chunks until then); `TextColumn.chunk` is 16 bits.
+ */
+const chunkLimit = (rows: RankedRows) =>
+  Math.min(65_000, 2 * Math.ceil(rows.ids.length / TEXTS_PER_CHUNK) + 1_024);
+
+/**
+ * Serialised rows of an earlier generation brought up to date: the `changed` universities are read again, their
+ * texts go into chunks of their own, and every other slot keeps its text where it is. The same texts as a build
+ * (tested against one); null, for a build, once the chunks pass `chunkLimit`.
+ */
+async function patchRankedRows(
+  db: DB,
+  _key: string,
+  rows: RankedRows,
+  changed: ReadonlySet<number>,
+): Promise<RankedRows | null> {
+  if (rows.university.chunks.length + 2 > chunkLimit(rows)) return null;
+  const details = await rankedDetailsOf(db, [...changed]);
+  const added = [...details.keys()].sort((a, b) => a - b);
+  const university = new TextColumnBuilder();
+  const composites = new TextColumnBuilder();
+  const scan = new TextColumnBuilder();
+  added.forEach((id, i) => {
+    const d = details.get(id) as RankedDetails;
+    university.set(i, members(d.university));
+    composites.set(i, members(d.composites));
+    scan.set(i, members(d.scan));
+  });
+  // Where the changed universities stood, and where each added one goes: the ids are ascending.
+  const removed: number[] = [];
+  for (const id of changed) {
+    const slot = slotOf(rows, id);
+    if (slot >= 0) removed.push(slot);
+  }
+  removed.sort((x, y) => x - y);
+  const before = added.map((id) => firstAbove(rows.ids, id));
+  const runs = patchRuns(rows.ids.length, removed, before);
+  const n = patchedLength(runs);
+  const ids = new Int32Array(n);
+  for (const run of runs) {
+    if ("added" in run) ids[run.out] = added[run.added] as number;
+    else ids.set(rows.ids.subarray(run.from, run.to), run.out);
+  }
+  return {
+    ids,
+    university: mergedColumn(rows.university, university.build(added.length), runs, n),
+    composites: mergedColumn(rows.composites, composites.build(added.length), runs, n),
+    scan: mergedColumn(rows.scan, scan.build(added.length), runs, n),
+  };
+}
+
+/** The first index of the ascending `ids` whose id is at least `id`. */
+function firstAbove(ids: Int32Array, id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ids[mid] as number) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** `old` with `runs` applied: its slots copied where they go, `added`'s texts in chunks after its own. */
+function mergedColumn(old: TextColumn, added: TextColumn, runs: readonly PatchRun[], n: number): TextColumn {
+  const column: TextColumn = {
+    chunks: [...old.chunks, ...added.chunks],
+    chunk: new Uint16Array(n),
+    start: new Int32Array(n),
+    end: new Int32Array(n),
+  };
+  const offset = old.chunks.length;
+  for (const run of runs) {
+    if ("added" in run) {
+      column.chunk[run.out] = (added.chunk[run.added] as number) + offset;
+      column.start[run.out] = added.start[run.added] as number;
+      column.end[run.out] = added.end[run.added] as number;
+      continue;
+    }
+    column.chunk.set(old.chunk.subarray(run.from, run.to), run.out);
+    column.start.set(old.start.subarray(run.from, run.to), run.out);
+    column.end.set(old.end.subarray(run.from, run.to), run.out);
+  }
+  return column;
+}
+
+/** After a write of scans, patched with the universities it changed. */
+const rankedRowsMemo = generationMemo((db) => buildRankedRows(db), { patch: patchRankedRows });
 
 /** The serialised details of every ranked university, built at most once per data generation. */
 export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, "");

@@ -1,0 +1,236 @@
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { sql } from "kysely";
+import { readGeneration, setGenerationWindow } from "../../lib/db/generation.ts";
+import { LOGGED_GENERATIONS, latestChangesBetween } from "../../lib/db/latest-changes.ts";
+import { CATEGORY_NAMES, type DB, type IngestRecord, RANKED_SCORES, writeRecords } from "../../lib/index.ts";
+import { rankingOf } from "../../lib/queries/rank.ts";
+import { rankedDetailsOf } from "../../lib/queries/ranked-details.ts";
+import { declinesOf } from "../../lib/queries/regressions.ts";
+import type { RankedScoreName } from "../../lib/scores/catalogue.ts";
+import { rankedRowsOf, textAt } from "../../src/http/spliced-json/ranked-row-texts.ts";
+import { describeEachDatabase } from "../support/databases.ts";
+
+/**
+ * After a write of scans alone, the rankings, the declines of regressions and the serialised ranking rows kept in
+ * memory are patched with the universities the write changed (`latest_scan_changes`, migration 012) instead of read again whole. A patched
+ * value must be what a build gives: the order, ties and competition ranks of the SQL, the texts of every ranked
+ * university. The generation window is 0: every read sees the latest commit.
+ */
+const COUNT = 60;
+const COUNTRIES = ["DE", "JP", "FR"];
+const domain = (i: number) => `u${i}.patch.example`;
+
+/** Scores from a small set, so that ties are many; some null. */
+function scan(i: number, n: number, seed: number): IngestRecord {
+  const pick = (k: number) => ((i * 7 + n * 13 + seed * 5 + k) % 9) * 10;
+  return {
+    type: "scan",
+    source_id: `patch-${i}-${n}`,
+    domain: domain(i),
+    status: "completed",
+    completed_at: `2026-0${1 + (n % 9)}-1${i % 10}T08:00:00+00:00`,
+    overall_score: pick(0),
+    webo_composite_score: (i + n) % 5 === 0 ? null : pick(1),
+    tech_composite_score: pick(2),
+    research_composite_score: (i + n) % 3 === 0 ? null : pick(3),
+    presence_composite_score: pick(4),
+    tech_ssl_score: pick(5),
+    profile: (i + n) % 4 === 0 ? "site" : "site,browser",
+  } as IngestRecord;
+}
+
+/** A scan not yet completed: no scores. */
+const unfinished = (i: number, n: number, status: "pending" | "running"): IngestRecord => ({
+  type: "scan",
+  source_id: `patch-${i}-${n}`,
+  domain: domain(i),
+  status,
+  started_at: status === "running" ? "2026-06-01T08:00:00+00:00" : null,
+  completed_at: null,
+});
+
+/** The reference: the ranking as the SQL orders it, with competition ranks. */
+async function sqlRanking(db: DB, score: RankedScoreName, country: string, profile: string) {
+  let q = db
+    .selectFrom("latest_scans")
+    .select(["university_id", sql<number>`${sql.ref(score)}`.as("score")])
+    .where(score, "is not", null);
+  if (country !== "") q = q.where("country", "=", country);
+  if (profile !== "") q = q.where("profile", "=", profile);
+  const rows = await q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
+  const ids = rows.map((r) => Number(r.university_id));
+  const scores = rows.map((r) => Number(r.score));
+  const ranks: number[] = [];
+  scores.forEach((s, i) => {
+    ranks.push(i > 0 && s === scores[i - 1] ? (ranks[i - 1] as number) : i + 1);
+  });
+  return { ids, scores, ranks };
+}
+
+const KEYS: [RankedScoreName, string, string][] = [
+  ...RANKED_SCORES.map((s): [RankedScoreName, string, string] => [s, "", ""]),
+  ["overall_score", "JP", ""],
+  ["overall_score", "", "site"],
+  ["tech_ssl_score" as RankedScoreName, "DE", "site,browser"],
+];
+
+/** Another handle on the same database: the memos are per handle, so its values are built afresh. */
+const freshHandle = (db: DB): DB =>
+  db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => a.result });
+
+async function expectAsBuilt(db: DB) {
+  const fresh = freshHandle(db);
+  for (const category of CATEGORY_NAMES) {
+    const [kept, built] = [await declinesOf(db, category), await declinesOf(fresh, category)];
+    expect({ category, ids: [...kept.ids], drops: [...kept.drops], completed: [...kept.completed] }).toEqual({
+      category,
+      ids: [...built.ids],
+      drops: [...built.drops],
+      completed: [...built.completed],
+    });
+  }
+  for (const [score, country, profile] of KEYS) {
+    const r = await rankingOf(db, score, country || undefined, profile || null);
+    const want = await sqlRanking(db, score, country, profile);
+    expect({
+      key: [score, country, profile],
+      ids: [...r.ids],
+      scores: [...r.scores],
+      ranks: [...r.ranks],
+    }).toEqual({ key: [score, country, profile], ...want });
+  }
+  const rows = await rankedRowsOf(db);
+  const ids = (
+    await db.selectFrom("latest_scans").select("university_id").orderBy("university_id").execute()
+  ).map((r) => Number(r.university_id));
+  expect([...rows.ids]).toEqual(ids);
+  const details = await rankedDetailsOf(db, ids);
+  const members = (part: unknown) => JSON.stringify(part).slice(1, -1);
+  ids.forEach((id, slot) => {
+    const d = details.get(id);
+    expect([textAt(rows.university, slot), textAt(rows.composites, slot), textAt(rows.scan, slot)]).toEqual([
+      members(d?.university),
+      members(d?.composites),
+      members(d?.scan),
+    ]);
+  });
+}
+
+describeEachDatabase("latest scan changes: rankings patched after writes of scans", (get) => {
+  beforeAll(async () => {
+    setGenerationWindow(0);
+    const records: IngestRecord[] = [];
+    for (let i = 0; i < COUNT; i++) {
+      records.push({
+        type: "university",
+        domain: domain(i),
+        name: i % 4 === 0 ? `Universität ${i} „Ω“` : `Patch University ${i}`,
+        country: COUNTRIES[i % 3] as string,
+      });
+      // A third have no scan yet: their first one adds them to the rankings.
+      if (i % 3 !== 0) records.push(scan(i, 0, 0));
+    }
+    await writeRecords(get().db, records);
+  });
+  afterAll(() => setGenerationWindow(1));
+
+  test("the writer logs the universities a write of scans touched, and nothing for a write of universities", async () => {
+    const { db } = get();
+    const logged = async (generation: number) =>
+      (
+        await db
+          .selectFrom("latest_scan_changes")
+          .select("university_id")
+          .where("generation", "=", generation)
+          .orderBy("university_id")
+          .execute()
+      ).map((r) => Number(r.university_id));
+    const ids = new Map(
+      (await db.selectFrom("universities").select(["id", "domain"]).execute()).map((r) => [
+        r.domain,
+        Number(r.id),
+      ]),
+    );
+    await writeRecords(db, [scan(1, 1, 1), scan(2, 1, 1)]);
+    const g1 = await readGeneration(db);
+    expect(await logged(g1)).toEqual(
+      [ids.get(domain(1)), ids.get(domain(2))].sort((a, b) => a! - b!) as number[],
+    );
+
+    // A scan still running changes no latest scan: the generation is logged, with no university.
+    await writeRecords(db, [unfinished(4, 9, "running")]);
+    const g2 = await readGeneration(db);
+    expect(await logged(g2)).toEqual([0]);
+    expect(await latestChangesBetween(db, g1 - 1, g2)).toEqual(
+      new Set([ids.get(domain(1)), ids.get(domain(2))] as number[]),
+    );
+
+    // A write of a university, and raw SQL through the data triggers: not logged, so a reader builds afresh.
+    await writeRecords(db, [
+      { type: "university", domain: domain(5), name: "Patch University Five", country: "FR" },
+    ]);
+    const g3 = await readGeneration(db);
+    expect(await logged(g3)).toEqual([]);
+    expect(await latestChangesBetween(db, g2, g3)).toBeNull();
+    await sql`update scans set overall_score = 1 where source_id = 'patch-1-1'`.execute(db);
+    const g4 = await readGeneration(db);
+    expect(await latestChangesBetween(db, g3, g4)).toBeNull();
+    expect(await latestChangesBetween(db, g4, g4)).toEqual(new Set());
+
+    // Rows older than the log keeps go with the next logged write.
+    await db
+      .insertInto("latest_scan_changes")
+      .values({ generation: g4 - LOGGED_GENERATIONS - 5, university_id: 7 })
+      .execute();
+    await writeRecords(db, [scan(7, 1, 1)]);
+    const old = await db
+      .selectFrom("latest_scan_changes")
+      .select("generation")
+      .where("generation", "<=", g4 - LOGGED_GENERATIONS)
+      .execute();
+    expect(old).toEqual([]);
+    expect(await latestChangesBetween(db, 0, await readGeneration(db))).toBeNull();
+  });
+
+  test("after writes of scans alone, every ranking, the declines and the ranked rows are what a build gives", async () => {
+    const { db } = get();
+    await expectAsBuilt(db);
+    const rowsBefore = await rankedRowsOf(db);
+    for (let round = 1; round <= 12; round++) {
+      // A few universities at a time: new first scans, scores up, down and tied, some leaving a ranking (null).
+      const batch = [0, 1, 2, 3].map((k) => scan((round * 11 + k * 17) % COUNT, round + 10, round));
+      await writeRecords(db, batch);
+      await expectAsBuilt(db);
+    }
+    // Patched, not built: a build keeps every text in chunks of 256, a patch adds chunks of its own.
+    const rowsAfter = await rankedRowsOf(db);
+    expect(rowsAfter.university.chunks.length).toBeGreaterThan(rowsBefore.university.chunks.length + 6);
+  });
+
+  test("a write that changed no latest scan keeps the very same ranking", async () => {
+    const { db } = get();
+    const before = await rankingOf(db, "overall_score", undefined);
+    await writeRecords(db, [unfinished(8, 30, "pending")]);
+    expect(await rankingOf(db, "overall_score", undefined)).toBe(before);
+  });
+
+  test("after a write of universities, a build", async () => {
+    const { db } = get();
+    await writeRecords(db, [{ type: "university", domain: domain(9), name: "Renamed Nine", country: "JP" }]);
+    await expectAsBuilt(db);
+    const rows = await rankedRowsOf(db);
+    // A build: no chunk holds a single text.
+    const id = Number(
+      (
+        await db
+          .selectFrom("universities")
+          .select("id")
+          .where("domain", "=", domain(9))
+          .executeTakeFirstOrThrow()
+      ).id,
+    );
+    const details = await rankedDetailsOf(db, [id]);
+    if (details.size > 0) expect(JSON.stringify(details.get(id)?.university)).toContain("Renamed Nine");
+    expect(rows.university.chunks.length).toBeLessThanOrEqual(Math.ceil(rows.ids.length / 256) + 1);
+  });
+});
