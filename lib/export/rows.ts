@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { keysetBatches } from "../db/keyset-batches.ts";
 import type { DB, ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 
@@ -69,30 +70,13 @@ function scope(selection: ExportSelection) {
   return parts.length === 0 ? sql<boolean>`1 = 1` : sql<boolean>`(${sql.join(parts, sql` and `)})`;
 }
 
-/**
- * Batches of `read(after)` (rows with ids above `after`, ascending, at most `size`), from the start until a batch
- * comes short.
- */
-async function* byKeyset<R extends { id: number }>(
-  size: number,
-  read: (after: number) => Promise<R[]>,
-): AsyncGenerator<R[]> {
-  for (let after = 0; ; ) {
-    const batch = await read(after);
-    if (batch.length === 0) return;
-    yield batch;
-    if (batch.length < size) return;
-    after = batch[batch.length - 1]!.id;
-  }
-}
-
 /** The selected universities, by id. */
 export async function* universityBatches(
   db: DB,
   selection: ExportSelection = {},
   size = DEFAULT_BATCH,
 ): AsyncGenerator<UniversityRow[]> {
-  yield* byKeyset(size, async (after) =>
+  yield* keysetBatches(size, async (after) =>
     (
       await db
         .selectFrom("universities")
@@ -113,7 +97,7 @@ export async function* scanBatches(
   options: { evidence?: boolean; size?: number } = {},
 ): AsyncGenerator<ScanRow[]> {
   const size = options.size ?? DEFAULT_BATCH;
-  yield* byKeyset(size, async (after) => {
+  yield* keysetBatches(size, async (after) => {
     let q = db
       .selectFrom("scans")
       .innerJoin("universities", "universities.id", "scans.university_id")
@@ -172,7 +156,7 @@ export async function* latestBatches(
   selection: ExportSelection = {},
   size = DEFAULT_BATCH,
 ): AsyncGenerator<LatestRow[]> {
-  yield* byKeyset(size, async (after) => {
+  yield* keysetBatches(size, async (after) => {
     let q = db
       .selectFrom("universities")
       .leftJoin("latest_scans", "latest_scans.university_id", "universities.id")

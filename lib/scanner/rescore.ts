@@ -1,3 +1,4 @@
+import { keysetBatches } from "../db/keyset-batches.ts";
 import { invalidParameter, notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
@@ -86,7 +87,7 @@ export async function rescoreScans(
   }
   const size = options.batchSize ?? 200;
   const summary: RescoreSummary = { examined: 0, rescored: 0, unchanged: 0, skipped: 0 };
-  for (let after = 0; ; ) {
+  const batches = keysetBatches(size, (after) => {
     let q = db
       .selectFrom("scans as s")
       .innerJoin("scan_evidence as e", "e.scan_id", "s.id")
@@ -110,9 +111,9 @@ export async function rescoreScans(
       const before = selection.before;
       q = q.where((eb) => eb.or([eb("s.rubric_version", "is", null), eb("s.rubric_version", "<", before)]));
     }
-    const rows = await q.orderBy("s.id").limit(size).execute();
-    if (rows.length === 0) break;
-    after = Number(rows[rows.length - 1]!.id);
+    return q.orderBy("s.id").limit(size).execute();
+  });
+  for await (const rows of batches) {
     const records: ScanRecord[] = [];
     for (const row of rows) {
       summary.examined++;
@@ -152,7 +153,6 @@ export async function rescoreScans(
       summary.rescored += records.length;
     }
     options.onBatch?.({ ...summary });
-    if (rows.length < size) break;
   }
   return summary;
 }

@@ -210,10 +210,15 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     }
   };
 
-  const run = async (rc: RequestContext): Promise<Response> => {
+  /** The route a request names and its parameters: undefined outside the mount, null for no route inside it. */
+  const routeOf = (rc: RequestContext) => {
     const path = inside(canonicalPath(rc.pathname));
-    if (path === null) return fail(rc, new UnirankError("NOT_FOUND", `No route for ${rc.pathname}`));
-    const found = router.match(path);
+    return path === null ? undefined : router.match(path);
+  };
+
+  const run = async (rc: RequestContext): Promise<Response> => {
+    const found = routeOf(rc);
+    if (found === undefined) return fail(rc, new UnirankError("NOT_FOUND", `No route for ${rc.pathname}`));
     const method = rc.request.method;
     if (found === null || (method !== "GET" && method !== "HEAD")) return unrouted(rc, found !== null);
     const { route, params } = found;
@@ -263,8 +268,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
       });
       if (observer) {
         // Counted and logged under the route the request names, as its answer would have been.
-        const path = inside(canonicalPath(rc.pathname));
-        rc.route = path === null ? null : (router.match(path)?.route.path ?? null);
+        rc.route = routeOf(rc)?.route.path ?? null;
         observe(observer, rc, response, started);
       }
       return response;
