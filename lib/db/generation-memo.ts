@@ -84,9 +84,12 @@ export function generationMemo<V>(
     const generation = (await currentGenerations(db))[follows];
     let memo = memos.get(db);
     if (!memo || memo.generation !== generation) {
-      // With `patch`, the values not asked for since their generation wait to be patched when they are.
+      // With `patch`, the values not asked for since their generation wait to be patched when they are; not
+      // past a generation that went back (a restored database), whose log tells another history.
       const earlier =
-        patch && memo ? new Map([...memo.earlier, ...memo.values]) : new Map<string, Entry<V>>();
+        patch && memo && generation > memo.generation
+          ? new Map([...memo.earlier, ...memo.values])
+          : new Map<string, Entry<V>>();
       memo = { generation, values: new Map(), earlier };
       memos.set(db, memo);
     }

@@ -30,8 +30,9 @@ export interface RankedRow {
 /**
  * One whole ranking (a score, optionally one country) as parallel arrays, in ranking order, with the
  * competition rank of every position. Built by one sorted read of `latest_scans` and kept for the data
- * generation it was built at, so a page anywhere in the ranking, its total and its ranks cost a binary search
- * and a slice instead of a count and an OFFSET walk over the whole index (O(offset) per request).
+ * generation it was built at (patched to a later one after a write of scans), so a page anywhere in the ranking,
+ * its total and its ranks cost a binary search and a slice instead of a count and an OFFSET walk over the whole
+ * index (O(offset) per request).
  */
 export interface Ranking {
   /** The score, country and profile it ranks (`score\u0000country\u0000profile`). */

@@ -234,3 +234,40 @@ describeEachDatabase("latest scan changes: rankings patched after writes of scan
     expect(rows.university.chunks.length).toBeLessThanOrEqual(Math.ceil(rows.ids.length / 256) + 1);
   });
 });
+
+describeEachDatabase("latest scan changes: a generation that went back", (get) => {
+  beforeAll(() => setGenerationWindow(0));
+  afterAll(() => setGenerationWindow(1));
+
+  test("values of before a restore are not patched with the log of the restored history", async () => {
+    const { db } = get();
+    await writeRecords(db, [
+      { type: "university", domain: domain(1), name: "Restored One", country: "DE" },
+      { type: "university", domain: domain(2), name: "Restored Two", country: "DE" },
+      scan(1, 0, 0),
+      scan(2, 0, 0),
+    ]);
+    const ids = new Map(
+      (await db.selectFrom("universities").select(["id", "domain"]).execute()).map((r) => [
+        r.domain,
+        Number(r.id),
+      ]),
+    );
+    const one = ids.get(domain(1)) as number;
+    const kept = await rankingOf(db, "overall_score", undefined);
+    const g = await readGeneration(db);
+    // Another history: university one's score changed, then the generation set back as a restore would leave it
+    // (with the log of that history).
+    await sql`update scans set overall_score = 99 where source_id = 'patch-1-0'`.execute(db);
+    await sql`update unirank_meta set value = ${String(g - 3)} where key = 'generation'`.execute(db);
+    await sql`delete from latest_scan_changes where generation > ${g - 3}`.execute(db);
+    // A read at the restored generation, of another ranking than the one kept.
+    await rankingOf(db, "tech_composite_score", undefined);
+    // Logged writes of the other university up to past the kept value's generation.
+    for (let n = 1; n <= 4; n++) await writeRecords(db, [scan(2, n, n)]);
+    expect(await readGeneration(db)).toBeGreaterThan(g);
+    const now = await rankingOf(db, "overall_score", undefined);
+    expect(now).not.toBe(kept);
+    expect(now.scores[[...now.ids].indexOf(one)]).toBe(99);
+  });
+});

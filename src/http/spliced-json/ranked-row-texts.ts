@@ -11,8 +11,9 @@ import { JsonRows } from "./json-text.ts";
 
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
- * `RankedDetails`), serialised once per data generation by `JSON.stringify` of each part. A page then costs a lookup and a concatenation per row: no read of the database, no
- * serialisation of objects. The texts are kept as runs of a few long strings (about 240 bytes a university, no
+ * `RankedDetails`), serialised once per data generation by `JSON.stringify` of each part (after a write of
+ * scans, only the universities it changed). A page then costs a lookup and a concatenation per row: no read of
+ * the database, no serialisation of objects. The texts are kept as runs of a few long strings (about 240 bytes a university, no
  * object per row for the collector to trace).
  */
 export interface RankedRows {
@@ -170,7 +171,7 @@ async function patchRankedRows(
     if (slot >= 0) removed.push(slot);
   }
   removed.sort((x, y) => x - y);
-  const before = added.map((id) => firstAbove(rows.ids, id));
+  const before = added.map((id) => firstAtLeast(rows.ids, id));
   const runs = patchRuns(rows.ids.length, removed, before);
   const n = patchedLength(runs);
   const ids = new Int32Array(n);
@@ -187,7 +188,7 @@ async function patchRankedRows(
 }
 
 /** The first index of the ascending `ids` whose id is at least `id`. */
-function firstAbove(ids: Int32Array, id: number): number {
+function firstAtLeast(ids: Int32Array, id: number): number {
   let lo = 0;
   let hi = ids.length;
   while (lo < hi) {
