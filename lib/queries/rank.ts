@@ -45,7 +45,11 @@ export interface Ranking {
 /** Positions kept per database handle across all memoised rankings (16 bytes each, about 24 MB). */
 const MAX_ENTRIES = 1_500_000;
 
-async function buildRanking(db: DB, key: string): Promise<Ranking> {
+/**
+ * The rows of the ranking `key` as its order gives them (score descending, ties by university id); of the
+ * universities `ids` only, if given.
+ */
+function rankingRows(db: DB, key: string, ids?: readonly number[]) {
   const [score, country, profile] = key.split("\u0000") as [RankedScoreName, string, string];
   let q = db
     .selectFrom("latest_scans")
@@ -53,21 +57,25 @@ async function buildRanking(db: DB, key: string): Promise<Ranking> {
     .where(score, "is not", null);
   if (country !== "") q = q.where("country", "=", country);
   if (profile !== "") q = q.where("profile", "=", profile);
-  const rows = await q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
-  const n = rows.length;
-  const ranking: Ranking = {
-    key,
-    ids: new Int32Array(n),
-    scores: new Float64Array(n),
-    ranks: new Int32Array(n),
-  };
-  for (let i = 0; i < n; i++) {
-    const row = rows[i]!;
-    const s = Number(row.score);
-    ranking.ids[i] = Number(row.university_id);
-    ranking.scores[i] = s;
-    ranking.ranks[i] = i > 0 && s === ranking.scores[i - 1] ? ranking.ranks[i - 1]! : i + 1;
-  }
+  if (ids) q = q.where("university_id", "in", ids);
+  return q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
+}
+
+const emptyRanking = (key: string, n: number): Ranking => ({
+  key,
+  ids: new Int32Array(n),
+  scores: new Float64Array(n),
+  ranks: new Int32Array(n),
+});
+
+async function buildRanking(db: DB, key: string): Promise<Ranking> {
+  const rows = await rankingRows(db, key);
+  const ranking = emptyRanking(key, rows.length);
+  rows.forEach((r, i) => {
+    ranking.ids[i] = Number(r.university_id);
+    ranking.scores[i] = Number(r.score);
+  });
+  countRanks(ranking, 0, rows.length);
   return ranking;
 }
 
@@ -90,27 +98,12 @@ async function patchRanking(
   old: Ranking,
   changed: ReadonlySet<number>,
 ): Promise<Ranking> {
-  const [score, country, profile] = key.split("\u0000") as [RankedScoreName, string, string];
-  const rows = await db
-    .selectFrom("latest_scans")
-    .select(["university_id", "country", "profile", sql<number | null>`${sql.ref(score)}`.as("score")])
-    .where("university_id", "in", [...changed])
-    .execute();
-  const added: ValueEntry[] = [];
-  for (const r of rows) {
-    if (r.score === null || r.score === undefined) continue;
-    if (country !== "" && r.country !== country) continue;
-    if (profile !== "" && r.profile !== profile) continue;
-    added.push({ id: Number(r.university_id), value: Number(r.score) });
-  }
+  const added: ValueEntry[] = (await rankingRows(db, key, [...changed])).map((r) => ({
+    id: Number(r.university_id),
+    value: Number(r.score),
+  }));
   const runs = patchByValue(old.scores, old.ids, changed, added);
-  const n = patchedLength(runs);
-  const next: Ranking = {
-    key,
-    ids: new Int32Array(n),
-    scores: new Float64Array(n),
-    ranks: new Int32Array(n),
-  };
+  const next = emptyRanking(key, patchedLength(runs));
   for (const run of runs) {
     if ("added" in run) {
       const e = added[run.added] as ValueEntry;

@@ -13,10 +13,10 @@ import { countryCode, type UniversityOrder } from "./university-order.ts";
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per universities
  * generation (a new scan leaves it as it is), with the positions of its byte trigrams. A key of three bytes or
  * more is found through the positions of its rarest trigram; a shorter one by a byte search over the whole text
- * (`Buffer.indexOf`, a native memmem, where the runtime has it; see docs/performance.md). Either replaces a LIKE over every row of the
- * table (twice: once to count, once for the page), and the matches come out already in the default order of the
- * universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its characters.
- * Built by one ordered read of the table; rebuilt after any write of the table.
+ * (`Buffer.indexOf`, a native memmem, where the runtime has it; see docs/performance.md). Either replaces a LIKE
+ * over every row of the table (twice: once to count, once for the page), and the matches come out already in the
+ * default order of the universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its
+ * characters. Built by one ordered read of the table; rebuilt after any write of the table.
  */
 export interface SearchIndex extends UniversityOrder {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
