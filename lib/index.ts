@@ -53,6 +53,7 @@ export { PGliteDialect, type PGliteLike } from "./db/pglite-dialect.ts";
 export { inReadSnapshot } from "./db/read-snapshot.ts";
 // Storage faults: the error a database adapter throws for them (answered with 503), and how adapters tell them.
 export {
+  classifyStorageError,
   classifyStorageErrors,
   postgresUnavailable,
   StorageUnavailableError,

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { Kysely } from "kysely";
+import { type Dialect, Kysely, PostgresDialect } from "kysely";
 import { PostgresJSDialect } from "kysely-postgres-js";
+import pg from "pg";
 import postgres from "postgres";
 import {
   CATEGORY_NAMES,
+  classifyStorageErrors,
   compare,
   countryCounts,
   type Database,
@@ -17,6 +19,7 @@ import {
   leaderboard,
   listUniversities,
   migrate,
+  postgresUnavailable,
   RANKING_SORTS,
   type RankingsParams,
   rankings,
@@ -274,20 +277,32 @@ describe("every query gives the same JSON on every database", () => {
       await writeRecords(t.db, zoo(), { now: NOW });
       results.set(t.kind, await answers(t.db));
     }
-    // An embedder's own driver: porsager's `postgres` through kysely-postgres-js, on the same server.
-    const pg = await testPostgres();
-    if (pg.ok && available.some((f) => f.kind === "postgres")) {
-      const url = await pg.server.createDatabase("unirank_pgjs");
-      const db = new Kysely<Database>({
-        dialect: new PostgresJSDialect({ postgres: postgres(url, { max: 5 }) }),
-      });
-      try {
-        await migrate(db);
-        await writeRecords(db, demo, { now: NOW });
-        await writeRecords(db, zoo(), { now: NOW });
-        results.set("postgres-js", await answers(db));
-      } finally {
-        await db.destroy();
+    // Embedders' own drivers on the same server: porsager's `postgres` through kysely-postgres-js, and `pg`
+    // through Kysely's PostgresDialect, untouched (unirank's own PostgreSQL is Bun's client).
+    const pgServer = await testPostgres();
+    if (pgServer.ok && available.some((f) => f.kind === "postgres")) {
+      const drivers: [string, (url: string) => Dialect][] = [
+        ["postgres-js", (url) => new PostgresJSDialect({ postgres: postgres(url, { max: 5 }) })],
+        [
+          "pg",
+          (url) =>
+            classifyStorageErrors(
+              new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 5 }) }),
+              postgresUnavailable,
+            ),
+        ],
+      ];
+      for (const [kind, dialect] of drivers) {
+        const url = await pgServer.server.createDatabase(`unirank_${kind.replace("-", "")}`);
+        const db = new Kysely<Database>({ dialect: dialect(url) });
+        try {
+          await migrate(db);
+          await writeRecords(db, demo, { now: NOW });
+          await writeRecords(db, zoo(), { now: NOW });
+          results.set(kind, await answers(db));
+        } finally {
+          await db.destroy();
+        }
       }
     }
   }, 300_000);
@@ -307,7 +322,7 @@ describe("every query gives the same JSON on every database", () => {
   });
 
   const others = available.filter((f) => f.kind !== "sqlite").map((f) => f.kind as string);
-  if (others.includes("postgres")) others.push("postgres-js");
+  if (others.includes("postgres")) others.push("postgres-js", "pg");
   for (const kind of others) {
     test(`${kind} answers exactly as sqlite`, () => {
       const sqlite = results.get("sqlite");
