@@ -82,17 +82,13 @@ class BunPostgresDriver implements Driver {
   readonly #client: SQL;
 
   constructor(private readonly options: BunPostgresOptions) {
-    this.#client = this.#open();
-  }
-
-  #open(): SQL {
-    return new SQL(this.options.url, {
-      max: this.options.max,
-      idleTimeout: this.options.idleSeconds,
-      connectionTimeout: this.options.acquireSeconds,
+    this.#client = new SQL(options.url, {
+      max: options.max,
+      idleTimeout: options.idleSeconds,
+      connectionTimeout: options.acquireSeconds,
       prepare: true,
-      // pg named the connections "unirank"; a URL's own `application_name` wins.
-      ...(new URL(this.options.url).searchParams.has("application_name")
+      // Connections are named "unirank" (as with pg before); a URL's own `application_name` wins.
+      ...(new URL(options.url).searchParams.has("application_name")
         ? {}
         : { connection: { application_name: "unirank" } }),
     });
@@ -111,15 +107,12 @@ class BunPostgresDriver implements Driver {
     });
   }
 
-  #noConnection(): string {
-    return `no database connection within ${this.options.acquireSeconds} s`;
-  }
-
   /** One connection of the pool for this caller alone. */
   async reserve(): Promise<ReservedSQL> {
     const signal = AbortSignal.timeout(this.options.acquireSeconds * 1000);
     return await this.#client.reserve({ signal }).catch((e: unknown) => {
-      throw signal.aborted ? new StorageUnavailableError(new Error(this.#noConnection())) : classified(e);
+      const waited = `no database connection within ${this.options.acquireSeconds} s`;
+      throw signal.aborted ? new StorageUnavailableError(new Error(waited)) : classified(e);
     });
   }
 
