@@ -91,6 +91,12 @@ describe.skipIf(!available.ok)("scanning serve processes on one PostgreSQL datab
           .split("\n")
           .filter((l) => l.includes('"message":"scan completed"'))
           .map((l) => JSON.parse(l).domain as string);
+      // Each server logs a scan after storing it: wait for the last lines.
+      await until(
+        "every scan logged",
+        async () => scannedBy(a).length + scannedBy(b).length >= CAMPUS,
+        10_000,
+      );
       const byA = scannedBy(a);
       const byB = scannedBy(b);
       expect(byA.length).toBeGreaterThan(0);

@@ -7,7 +7,7 @@ import { createKey, migrate, signRequest } from "../../lib/index.ts";
 import { openSqlite } from "../../src/db/open.ts";
 import { tempDir } from "../support/databases.ts";
 import { writeFixture } from "../support/fixtures.ts";
-import { runCli, type ServeProcess, startServe } from "../support/serve-process.ts";
+import { runCli, type ServeProcess, startServe, until } from "../support/serve-process.ts";
 
 /**
  * Storage faults under a real `unirank serve` on SQLite: a full disk (a small tmpfs, mounted by the test, which
@@ -192,7 +192,12 @@ describe("files deleted or replaced while serving", () => {
       since: expect.any(String),
     });
     expect((await s.get("/api/v2/rankings?limit=1")).status).toBe(200);
-    expect(s.log()).toContain(`${path}.access was deleted while in use`);
+    // The line is written after the state /health reads: wait for it.
+    await until(
+      "the log line",
+      async () => s.log().includes(`${path}.access was deleted while in use`),
+      10_000,
+    );
   }, 60_000);
 
   test("the data file replaced (mv other.db unirank.db): /health unhealthy within seconds", async () => {
@@ -208,7 +213,8 @@ describe("files deleted or replaced while serving", () => {
       status: "error",
       error: "database file replaced while serving",
     });
-    expect(s.log()).toContain(`${path} was replaced while in use`);
+    // The line is written after the state /health reads: wait for it.
+    await until("the log line", async () => s.log().includes(`${path} was replaced while in use`), 10_000);
   }, 60_000);
 });
 
