@@ -1,18 +1,5 @@
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type QueryCompiler,
-  type QueryResult,
-  type TransactionSettings,
-} from "kysely";
+import type { CompiledQuery, DatabaseConnection, Driver, QueryResult } from "kysely";
+import { PostgresFamilyDialect, PostgresFamilyDriver } from "./postgres-family.ts";
 import { classifyStorageError, postgresUnavailable } from "./storage-errors.ts";
 
 /** The part of a PGlite instance (`@electric-sql/pglite`) the dialect uses; no import of PGlite itself. */
@@ -26,27 +13,21 @@ export interface PGliteLike {
  * handed out exclusively (a mutex): a transaction never sees another caller's statements.
  * Usage: `new Kysely<Database>({ dialect: new PGliteDialect(await PGlite.create()) })`.
  */
-export class PGliteDialect implements Dialect {
-  constructor(private readonly client: PGliteLike) {}
+export class PGliteDialect extends PostgresFamilyDialect {
+  constructor(private readonly client: PGliteLike) {
+    super();
+  }
   createDriver(): Driver {
     return new PGliteDriver(this.client);
   }
-  createQueryCompiler(): QueryCompiler {
-    return new PostgresQueryCompiler();
-  }
-  createAdapter(): DialectAdapter {
-    return new PostgresAdapter();
-  }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new PostgresIntrospector(db);
-  }
 }
 
-class PGliteDriver implements Driver {
+class PGliteDriver extends PostgresFamilyDriver {
   readonly #connection: PGliteConnection;
   #lock: Promise<void> = Promise.resolve();
 
   constructor(private readonly client: PGliteLike) {
+    super();
     this.#connection = new PGliteConnection(client);
   }
   async init(): Promise<void> {}
@@ -59,19 +40,6 @@ class PGliteDriver implements Driver {
     await previous;
     this.#connection.release = release;
     return this.#connection;
-  }
-  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
-    const modes = [
-      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : "",
-      settings.accessMode ?? "",
-    ].filter(Boolean);
-    await c.executeQuery(CompiledQuery.raw(`start transaction ${modes.join(", ")}`.trim()));
-  }
-  async commitTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw("commit"));
-  }
-  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw("rollback"));
   }
   async releaseConnection(c: DatabaseConnection): Promise<void> {
     (c as PGliteConnection).release?.();

@@ -1,19 +1,6 @@
 import { type ReservedSQL, SQL } from "bun";
-import {
-  CompiledQuery,
-  type DatabaseConnection,
-  type DatabaseIntrospector,
-  type Dialect,
-  type DialectAdapter,
-  type Driver,
-  type Kysely,
-  PostgresAdapter,
-  PostgresIntrospector,
-  PostgresQueryCompiler,
-  type QueryCompiler,
-  type QueryResult,
-  type TransactionSettings,
-} from "kysely";
+import type { CompiledQuery, DatabaseConnection, Driver, QueryResult, TransactionSettings } from "kysely";
+import { PostgresFamilyDialect, PostgresFamilyDriver } from "../../lib/db/postgres-family.ts";
 import { classifyStorageError, postgresUnavailable, StorageUnavailableError } from "../../lib/index.ts";
 
 /** How the dialect opens its pool. */
@@ -36,19 +23,12 @@ export interface BunPostgresOptions {
  * is not a plain read or write of rows (`begin`, `set`, DDL, a function that keeps session state such as Kysely's
  * migration lock): so a `db.connection()` that begins a transaction or takes a lock keeps one session.
  */
-export class BunPostgresDialect implements Dialect {
-  constructor(private readonly options: BunPostgresOptions) {}
+export class BunPostgresDialect extends PostgresFamilyDialect {
+  constructor(private readonly options: BunPostgresOptions) {
+    super();
+  }
   createDriver(): Driver {
     return new BunPostgresDriver(this.options);
-  }
-  createQueryCompiler(): QueryCompiler {
-    return new PostgresQueryCompiler();
-  }
-  createAdapter(): DialectAdapter {
-    return new PostgresAdapter();
-  }
-  createIntrospector(db: Kysely<unknown>): DatabaseIntrospector {
-    return new PostgresIntrospector(db);
   }
 }
 
@@ -78,10 +58,11 @@ function classified(e: unknown): unknown {
   return classifyStorageError(e, (x: unknown) => postgresUnavailable(x) || bunConnectionFault(code));
 }
 
-class BunPostgresDriver implements Driver {
+class BunPostgresDriver extends PostgresFamilyDriver {
   readonly #client: SQL;
 
   constructor(private readonly options: BunPostgresOptions) {
+    super();
     this.#client = new SQL(options.url, {
       max: options.max,
       idleTimeout: options.idleSeconds,
@@ -116,19 +97,9 @@ class BunPostgresDriver implements Driver {
     });
   }
 
-  async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
+  override async beginTransaction(c: DatabaseConnection, settings: TransactionSettings): Promise<void> {
     await (c as BunPostgresConnection).hold();
-    const modes = [
-      settings.isolationLevel ? `isolation level ${settings.isolationLevel}` : "",
-      settings.accessMode ?? "",
-    ].filter(Boolean);
-    await c.executeQuery(CompiledQuery.raw(`start transaction ${modes.join(", ")}`.trim()));
-  }
-  async commitTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw("commit"));
-  }
-  async rollbackTransaction(c: DatabaseConnection): Promise<void> {
-    await c.executeQuery(CompiledQuery.raw("rollback"));
+    await super.beginTransaction(c, settings);
   }
   async releaseConnection(c: DatabaseConnection): Promise<void> {
     (c as BunPostgresConnection).release();

@@ -161,6 +161,10 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
     files: ["lib/db/generation.ts"],
     why: "the response cache keys its entries by the data generation",
   },
+  "src/db/bun-postgres-dialect.ts": {
+    files: ["lib/db/postgres-family.ts"],
+    why: "one base for unirank's PostgreSQL dialects (Kysely's compiler, adapter, introspector and transactions), shared with PGlite's",
+  },
   "src/server.ts": {
     files: ["lib/db/generation.ts"],
     why: "the server sets how long a write by another process may go unseen (--data-window)",
