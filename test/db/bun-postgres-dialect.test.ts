@@ -169,6 +169,33 @@ describe.skipIf(!available.ok)("PostgreSQL through Bun's client", () => {
     }
   });
 
+  test("connections the server ends (a restart, a failover) are replaced, and the pool answers again", async () => {
+    const opened = openPostgres(url, { poolSize: 3 });
+    const admin = openPostgres(url, { poolSize: 1 });
+    try {
+      await Promise.all(Array.from({ length: 6 }, () => backend(opened.db)));
+      await sql`select pg_terminate_backend(pid) from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`.execute(admin.db);
+      // The server's goodbye reaches the client on its own time; a statement caught on such a connection is a 503.
+      await Bun.sleep(500);
+      const outcomes: string[] = [];
+      for (let i = 0; i < 4; i++) {
+        outcomes.push(
+          await backend(opened.db).then(
+            () => "answer",
+            (e: unknown) => (e instanceof StorageUnavailableError ? "503" : `other: ${(e as Error).message}`),
+          ),
+        );
+      }
+      expect(outcomes.filter((o) => o !== "answer" && o !== "503")).toEqual([]);
+      expect(outcomes.slice(-2)).toEqual(["answer", "answer"]);
+      expect(await opened.db.transaction().execute((trx) => backend(trx))).toBeGreaterThan(0);
+    } finally {
+      await opened.close();
+      await admin.close();
+    }
+  });
+
   test("a server that cannot be reached is a storage fault (503), and so is a reservation that waits too long", async () => {
     const gone = openPostgres("postgres://unirank@127.0.0.1:1/unirank", { poolTimeoutSeconds: 2 });
     try {
