@@ -1,8 +1,8 @@
 /**
  * What the first reads after a finished scan pay, as under continuous scanning in `serve`: each round writes one
  * completed scan for a random university (through the ingest writer, as the scanner does), then asks a page of
- * the universities list, a search, a sorted search, the rankings' first page, a leaderboard, a country's ranking and
- * the regressions once each, in process (the app as `unirank serve` builds it, response cache off). Prints the median and the slowest of each, in ms.
+ * the universities list, a search, a sorted search, the rankings' first page, a leaderboard, a country's ranking,
+ * the regressions, the country counts and the statistics once each, in process (the app as `unirank serve` builds it, response cache off). Prints the median and the slowest of each, in ms.
  *
  *   bun bench/reads-after-scan.ts DB [--rounds N]
  *
@@ -45,6 +45,8 @@ const reads: Record<string, (round: number) => string> = {
   leaderboard: (r) => `/api/v2/leaderboard/${["technical", "research", "overall"][r % 3]}`,
   "country ranking": (r) => `/api/v1/rankings?country=${["US", "DE", "JP"][r % 3]}`,
   regressions: () => "/api/v2/regressions",
+  countries: () => "/api/v2/countries",
+  stats: () => "/api/v1/stats",
 };
 
 const ask = async (path: string): Promise<number> => {

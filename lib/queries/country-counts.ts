@@ -11,27 +11,60 @@ export interface CountryCount {
   ranked: number;
 }
 
+/** Each university's country code (an index into the search index's `countryNames`), by id. */
+interface CountryLookup {
+  countryNames: string[];
+  /** By id where ids are dense enough (`NONE` where no university has that id); else by a map. */
+  byId: Uint16Array | Map<number, number>;
+  /** Universities per country code. */
+  universities: Int32Array;
+}
+
+const NONE = 0xffff;
+
+/** Built from the search index once per universities generation: a scan leaves every university's country. */
+const lookupMemo = generationMemo(
+  async (db: DB): Promise<CountryLookup> => {
+    const index = await searchIndex(db);
+    const universities = new Int32Array(index.countryNames.length);
+    let maxId = 0;
+    for (const id of index.ids) maxId = Math.max(maxId, id);
+    const dense = maxId <= 4 * index.ids.length + 1024 && index.countryNames.length < NONE;
+    const byId = dense ? new Uint16Array(maxId + 1).fill(NONE) : new Map<number, number>();
+    index.ids.forEach((id, i) => {
+      const code = index.country[i] as number;
+      universities[code] = (universities[code] as number) + 1;
+      if (byId instanceof Map) byId.set(id, code);
+      else byId[id] = code;
+    });
+    return { countryNames: index.countryNames, byId, universities };
+  },
+  { follows: "universities" },
+);
+
 /**
- * Counted from two in-memory structures other reads keep for the data generation anyway (the search index holds
- * every university's country, the overall ranking every ranked university), instead of a grouped join over
- * `latest_scans`, whose wide rows make it a read of seconds at 100,000 universities.
+ * Counted from two in-memory structures other reads keep anyway (the search index holds every university's
+ * country, the overall ranking every ranked university), instead of a grouped join over `latest_scans`, whose wide
+ * rows make it a read of seconds at 100,000 universities. Only the ranked count is done again after a scan.
  */
 async function count(db: DB): Promise<CountryCount[]> {
-  const [index, ranked] = await Promise.all([searchIndex(db), rankedIds(db, "overall_score")]);
-  const countryOf = new Map<number, string>();
-  const counts = new Map<string, CountryCount>();
-  index.ids.forEach((id, i) => {
-    const country = index.countryNames[index.country[i] as number] ?? "";
-    countryOf.set(id, country);
-    const c = counts.get(country) ?? { country, universities: 0, ranked: 0 };
-    c.universities += 1;
-    counts.set(country, c);
-  });
+  const [lookup, ranked] = await Promise.all([lookupMemo(db, ""), rankedIds(db, "overall_score")]);
+  const rankedPerCode = new Int32Array(lookup.countryNames.length);
+  const { byId } = lookup;
   for (const id of ranked) {
-    const c = counts.get(countryOf.get(id) ?? "");
-    if (c) c.ranked += 1;
+    const code = byId instanceof Map ? byId.get(id) : byId[id];
+    if (code !== undefined && code !== NONE) rankedPerCode[code] = (rankedPerCode[code] as number) + 1;
   }
-  return [...counts.values()].sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
+  const counts: CountryCount[] = [];
+  lookup.universities.forEach((universities, code) => {
+    if (universities > 0)
+      counts.push({
+        country: lookup.countryNames[code] ?? "",
+        universities,
+        ranked: rankedPerCode[code] as number,
+      });
+  });
+  return counts.sort((a, b) => (a.country < b.country ? -1 : a.country > b.country ? 1 : 0));
 }
 
 const memo = generationMemo((db) => count(db));

@@ -1,4 +1,6 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "kysely";
+import { setGenerationWindow } from "../../lib/db/generation.ts";
 import {
   type CheckChange,
   CountryCountsSchema,
@@ -218,6 +220,22 @@ describeEachDatabase("explorer evidence, ranks and countries", (get) => {
     }
     expect(counts.find((c) => c.country === "NL")).toEqual({ country: "NL", universities: 2, ranked: 2 });
     expect(counts.find((c) => c.country === "SE")).toEqual({ country: "SE", universities: 1, ranked: 0 });
+
+    // Ids far apart (kept by a map rather than an array indexed by id): the same counts. Raw SQL is a write from
+    // outside; with no generation window it is seen at once.
+    setGenerationWindow(0);
+    await sql`insert into universities (id, domain, name, country, created_at, search_text)
+      values (5000000, 'far.zz.example', 'Far Away University', 'ZZ', '2026-07-01 00:00:00', 'far away university far.zz.example')`.execute(
+      db(),
+    );
+    try {
+      const far = await countryCounts(db());
+      expect(far.find((c) => c.country === "ZZ")).toEqual({ country: "ZZ", universities: 1, ranked: 0 });
+      expect(far.filter((c) => c.country !== "ZZ")).toEqual(counts);
+    } finally {
+      await sql`delete from universities where id = 5000000`.execute(db());
+      setGenerationWindow(1);
+    }
   });
 
   test("over v2: /universities/{id} carries the ranking, /countries the counts, /scan-diff the checks, /compare", async () => {

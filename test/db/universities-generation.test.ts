@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { readGenerations, setGenerationWindow } from "../../lib/db/generation.ts";
-import { type DB, type IngestRecord, listUniversities, rankings, writeRecords } from "../../lib/index.ts";
+import {
+  type DB,
+  type IngestRecord,
+  listUniversities,
+  rankings,
+  stats,
+  writeRecords,
+} from "../../lib/index.ts";
 import { searchIndex } from "../../lib/queries/search-index.ts";
 import { universityOrder } from "../../lib/queries/university-order.ts";
 import { removeDemoUniversities } from "../../lib/write/demo-universities.ts";
@@ -38,6 +45,7 @@ describeEachDatabase("universities generation: scans keep what is derived from u
     const before = await readGenerations(db);
     const kept = await derived(db);
     const top = (await rankings(db, { limit: 1 })).data[0];
+    const counted = await stats(db);
     await writeRecords(db, [scan("ug-1", "kappa.gb.example", 99.9)]);
     const after = await readGenerations(db);
     expect(after.data).toBe(before.data + 1);
@@ -49,14 +57,22 @@ describeEachDatabase("universities generation: scans keep what is derived from u
     const newTop = (await rankings(db, { limit: 1 })).data[0];
     expect(newTop?.domain).toBe("kappa.gb.example");
     expect(newTop?.id).not.toBe(top?.id);
+    // The statistics are read per generation too: the scan counts at once, the universities stay.
+    expect(await stats(db)).toMatchObject({
+      total_scans: counted.total_scans + 1,
+      total_universities: counted.total_universities,
+      last_scan_at: "2026-06-01T12:00:00+00:00",
+    });
   });
 
   test("a written university moves both, and the list and search show it at once", async () => {
     const { db } = get();
     const kept = await derived(db);
+    const counted = await stats(db);
     await writeRecords(db, [
       { type: "university", domain: "aardvark.nl.example", name: "Aardvark Hogeschool", country: "NL" },
     ]);
+    expect((await stats(db)).total_universities).toBe(counted.total_universities + 1);
     const g = await readGenerations(db);
     expect(g.universities).toBe(g.data);
     const now = await derived(db);
@@ -82,6 +98,7 @@ describeEachDatabase("universities generation: scans keep what is derived from u
       .where("domain", "=", "kappa.gb.example")
       .executeTakeFirstOrThrow();
     const before = await readGenerations(db);
+    const counted = await stats(db);
     await sql`insert into scans (university_id, source_id, status, started_at, completed_at, overall_score)
       values (${id}, 'ug-raw', 'completed', '2026-07-01T11:00:00+00:00', '2026-07-01T12:00:00+00:00', 12)`.execute(
       db,
@@ -90,6 +107,7 @@ describeEachDatabase("universities generation: scans keep what is derived from u
     expect(g.data).toBeGreaterThan(before.data);
     expect(g.universities).toBe(before.universities);
     expect((await derived(db)).index).toBe(kept.index);
+    expect((await stats(db)).total_scans).toBe(counted.total_scans + 1);
 
     const steps = [
       sql`insert into universities (domain, name, country, created_at, search_text)
@@ -98,6 +116,7 @@ describeEachDatabase("universities generation: scans keep what is derived from u
       sql`delete from universities where domain = 'raw-uni.fi.example'`,
     ];
     const expected = [1, 1, 0];
+    const universities = [1, 1, 0].map((n) => counted.total_universities + n);
     const searchFor = ["raw insert", "raw update", "raw update"];
     let last = (await derived(db)).index;
     for (const [i, step] of steps.entries()) {
@@ -111,6 +130,7 @@ describeEachDatabase("universities generation: scans keep what is derived from u
       expect(index).not.toBe(last);
       last = index;
       expect((await listUniversities(db, { search: searchFor[i] })).meta.total).toBe(expected[i] as number);
+      expect((await stats(db)).total_universities).toBe(universities[i] as number);
     }
   });
 

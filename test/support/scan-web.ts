@@ -321,6 +321,9 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
     await udpServer.listen({ udp: { port: 0, address: "127.0.0.1" } });
     dnsPort = (udpServer.addresses().udp as { port: number }).port;
     tcpServer = dns2.createServer({ tcp: true, handle });
+    // dns2 passes the TCP server's errors on to its own emitter, where one unheard is thrown: the port taken by
+    // another process is answered below, by trying again.
+    tcpServer.on("error", () => {});
     const tcp = (tcpServer as unknown as { servers: { tcp: Server } }).servers.tcp;
     const listening = await new Promise<boolean>((resolve) => {
       tcp.once("error", () => resolve(false));
