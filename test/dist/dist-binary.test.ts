@@ -18,6 +18,7 @@ import { join } from "node:path";
 import { buildBinary } from "../../scripts/build.ts";
 import { tempDir } from "../support/databases.ts";
 import { startHostileWeb } from "../support/hostile-web.ts";
+import { testPostgres } from "../support/postgres-server.ts";
 
 const DISTRIBUTION_DOC = readFileSync(new URL("../../docs/distribution.md", import.meta.url), "utf8");
 
@@ -200,6 +201,36 @@ describe("dist: the standalone executable", () => {
     }
     const migrate = await run(["migrate"]);
     expect(migrate.code, migrate.stderr).toBe(0);
+  }, 120_000);
+
+  test("serves PostgreSQL through Bun's own client: the schema and demo data on a new database, then reads", async () => {
+    const available = await testPostgres();
+    if (!available.ok) {
+      console.warn(`[unirank tests] the binary on PostgreSQL is skipped: ${available.reason}`);
+      return;
+    }
+    const url = await available.server.createDatabase("unirank_binary");
+    const proc = Bun.spawn([binary, "serve", "--port", "0", "--db", url], {
+      cwd: elsewhere,
+      env,
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    try {
+      const base = (await readUntil(proc.stderr, /"url":"(http:\/\/[^"]+)"/, 60_000))[1] ?? "";
+      const health = await (await fetch(`${base}/health`)).json();
+      expect(health.checks.database.status).toBe("ok");
+      const stats = await (await fetch(`${base}/api/v1/stats`)).json();
+      expect(stats.data.total_universities).toBe(500);
+      const first = await (await fetch(`${base}/api/v2/rankings?limit=1`)).json();
+      const one = await fetch(`${base}/api/v1/universities/${first.data[0].id}/scores`);
+      expect(one.status).toBe(200);
+      expect((await one.json()).data.overall_score).toBe(first.data[0].overall_score);
+    } finally {
+      proc.kill("SIGTERM");
+      await proc.exited;
+    }
   }, 120_000);
 
   test("operator commands run against the database beside the binary", async () => {
