@@ -2,11 +2,20 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { sql } from "kysely";
 import { readGeneration, setGenerationWindow } from "../../lib/db/generation.ts";
 import { LOGGED_GENERATIONS, latestChangesBetween } from "../../lib/db/latest-changes.ts";
-import { CATEGORY_NAMES, type DB, type IngestRecord, RANKED_SCORES, writeRecords } from "../../lib/index.ts";
+import {
+  CATEGORY_NAMES,
+  type DB,
+  type IngestRecord,
+  RANKED_SCORES,
+  stats,
+  writeRecords,
+} from "../../lib/index.ts";
 import { rankingOf } from "../../lib/queries/rank.ts";
 import { rankedDetailsOf } from "../../lib/queries/ranked-details.ts";
 import { declinesOf } from "../../lib/queries/regressions.ts";
+import { scanTotals } from "../../lib/queries/scan-totals.ts";
 import type { RankedScoreName } from "../../lib/scores/catalogue.ts";
+import { round1 } from "../../lib/scores/derive.ts";
 import { rankedRowsOf, textAt } from "../../src/http/spliced-json/ranked-row-texts.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
@@ -99,6 +108,29 @@ async function expectAsBuilt(db: DB) {
       ranks: [...r.ranks],
     }).toEqual({ key: [score, country, profile], ...want });
   }
+  // The statistics' scan totals, patched, are a build's; the statistics are what the SQL counts.
+  const [totals, builtTotals] = [await scanTotals(db), await scanTotals(fresh)];
+  expect({
+    ...totals,
+    ids: [...totals.ids],
+    scanCounts: [...totals.scanCounts],
+    overall: [...totals.overall],
+  }).toEqual({
+    ...builtTotals,
+    ids: [...builtTotals.ids],
+    scanCounts: [...builtTotals.scanCounts],
+    overall: [...builtTotals.overall],
+  });
+  const counted = await sql<{ scans: number; latest: number; avg: number | null; last: string | null }>`
+    select (select count(*) from scans where status = 'completed') as scans, count(*) as latest,
+      avg(overall_score) as avg, max(completed_at) as last from latest_scans`.execute(db);
+  const want = counted.rows[0];
+  expect(await stats(db)).toMatchObject({
+    total_scans: Number(want?.scans),
+    scanned_universities: Number(want?.latest),
+    average_score: want?.avg == null ? null : round1(Number(want.avg)),
+    last_scan_at: want?.last ?? null,
+  });
   const rows = await rankedRowsOf(db);
   const ids = (
     await db.selectFrom("latest_scans").select("university_id").orderBy("university_id").execute()
