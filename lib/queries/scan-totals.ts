@@ -71,17 +71,15 @@ async function patch(db: DB, _key: string, before: ScanTotals, changed: Readonly
   const rows = await latestRows(db, [...changed]);
   const now = new Map(rows.map((r) => [Number(r.university_id), r]));
   const kept: number[] = [];
-  for (let i = 0; i < before.ids.length; i++) if (!changed.has(before.ids[i] as number)) kept.push(i);
-  const n = kept.length + rows.length;
   let completed = before.completed;
   for (let i = 0; i < before.ids.length; i++) {
     const id = before.ids[i] as number;
-    if (!changed.has(id)) continue;
-    const row = now.get(id);
-    if (row === undefined) return null;
-    completed -= before.scanCounts[i] as number;
+    if (!changed.has(id)) kept.push(i);
+    else if (now.has(id)) completed -= before.scanCounts[i] as number;
+    else return null;
   }
   for (const r of rows) completed += toNumber(r.scan_count);
+  const n = kept.length + rows.length;
   const after: ScanTotals = {
     completed,
     ids: new Int32Array(n),
