@@ -30,6 +30,25 @@ export interface SqliteOptions {
 export const BUSY_TIMEOUT_MS = 5000;
 
 /**
+ * Switches the file to WAL. SQLite skips its busy handler where waiting could deadlock (a process holding a shared
+ * lock while another waits for the exclusive one): that SQLITE_BUSY is tried again here, a few ms apart, until
+ * `BUSY_TIMEOUT_MS` has passed.
+ */
+function switchToWal(sqlite: SqliteDatabase): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      sqlite.exec("pragma journal_mode = wal");
+      return;
+    } catch (e) {
+      const busy = /^SQLITE_BUSY/.test(String((e as { code?: unknown }).code ?? ""));
+      if (!busy || Date.now() > deadline) throw e;
+      Bun.sleepSync(5 + Math.random() * 20);
+    }
+  }
+}
+
+/**
  * Opens a SQLite file with WAL, foreign keys and a busy timeout. The wait for a lock is asynchronous (the dialect
  * retries; SQLite's own `busy_timeout` is 0, as its sleep would stop the event loop, and every request with it).
  */
@@ -45,7 +64,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
     // Switching a new file to WAL needs its lock: waited for here, at open, where several processes may start at
     // once; every later statement waits asynchronously in the dialect instead.
     sqlite.exec(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`);
-    if (!options.readonly) sqlite.exec("pragma journal_mode = wal");
+    if (!options.readonly) switchToWal(sqlite);
     sqlite.exec("pragma busy_timeout = 0");
     sqlite.exec("pragma synchronous = normal");
     sqlite.exec("pragma foreign_keys = on");
