@@ -1,7 +1,7 @@
 import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import { rankedIds } from "./rank.ts";
-import { searchIndex } from "./search-index.ts";
+import { universityOrder } from "./university-order.ts";
 
 export interface CountryCount {
   /** ISO 3166-1 alpha-2, upper case. */
@@ -11,7 +11,7 @@ export interface CountryCount {
   ranked: number;
 }
 
-/** Each university's country code (an index into the search index's `countryNames`), by id. */
+/** Each university's country code (an index into the universities' order's `countryNames`), by id. */
 interface CountryLookup {
   countryNames: string[];
   /** By id where ids are dense enough (`NONE` where no university has that id); else by a map. */
@@ -22,10 +22,10 @@ interface CountryLookup {
 
 const NONE = 0xffff;
 
-/** Built from the search index once per universities generation: a scan leaves every university's country. */
+/** Built from the universities' order once per universities generation: a scan leaves every university's country. */
 const lookupMemo = generationMemo(
   async (db: DB): Promise<CountryLookup> => {
-    const index = await searchIndex(db);
+    const index = await universityOrder(db);
     const universities = new Int32Array(index.countryNames.length);
     let maxId = 0;
     for (const id of index.ids) maxId = Math.max(maxId, id);
@@ -43,7 +43,7 @@ const lookupMemo = generationMemo(
 );
 
 /**
- * Counted from two in-memory structures other reads keep anyway (the search index holds every university's
+ * Counted from two in-memory structures other reads keep anyway (the universities' order holds every university's
  * country, the overall ranking every ranked university), instead of a grouped join over `latest_scans`, whose wide
  * rows make it a read of seconds at 100,000 universities. Only the ranked count is done again after a scan.
  */

@@ -76,6 +76,42 @@ export function patchByValue(
   return patchRuns(ids.length, removed, before);
 }
 
+/** The first index of the ascending `ids` whose id is at least `id`. */
+export function firstAtLeast(ids: ArrayLike<number>, id: number): number {
+  let lo = 0;
+  let hi = ids.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((ids[mid] as number) < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * The runs that patch an array ordered by id ascending (`ids`): the entries of the `changed` ids leave their places
+ * (at `removed`, ascending, returned too), and `added` (ascending ids, the changed ones that belong in it now) come
+ * in where they go.
+ */
+export function patchById(
+  ids: Int32Array,
+  changed: Iterable<number>,
+  added: readonly number[],
+): { runs: PatchRun[]; removed: number[] } {
+  const removed: number[] = [];
+  for (const id of changed) {
+    const at = firstAtLeast(ids, id);
+    if (ids[at] === id) removed.push(at);
+  }
+  removed.sort((x, y) => x - y);
+  const runs = patchRuns(
+    ids.length,
+    removed,
+    added.map((id) => firstAtLeast(ids, id)),
+  );
+  return { runs, removed };
+}
+
 /** The length of the array `runs` make. */
 export const patchedLength = (runs: readonly PatchRun[]): number => {
   const last = runs.at(-1);

@@ -1,8 +1,7 @@
 import { sql } from "kysely";
 import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
-import { round1 } from "../scores/derive.ts";
-import { type ScanTotals, scanTotals } from "./scan-totals.ts";
+import { scanTotals } from "./scan-totals.ts";
 import { countAll, toNumber } from "./shapes.ts";
 
 export interface PlatformStats {
@@ -26,29 +25,12 @@ const universitiesMemo = generationMemo(
   { follows: "universities" },
 );
 
-/** Mean of the latest overall scores, one decimal: summed in university order for each totals (a running sum, patched, would drift). */
-const averages = new WeakMap<ScanTotals, number | null>();
-function averageOf(scans: ScanTotals): number | null {
-  const known = averages.get(scans);
-  if (known !== undefined) return known;
-  let sum = 0;
-  let measured = 0;
-  for (const score of scans.overall) {
-    if (Number.isNaN(score)) continue;
-    sum += score;
-    measured++;
-  }
-  const average = measured === 0 ? null : round1(sum / measured);
-  averages.set(scans, average);
-  return average;
-}
-
 export async function stats(db: DB): Promise<PlatformStats> {
   const [universities, scans] = await Promise.all([universitiesMemo(db, ""), scanTotals(db)]);
   return {
     total_universities: toNumber(universities.n),
     total_scans: scans.completed,
-    average_score: averageOf(scans),
+    average_score: scans.average,
     scanned_universities: scans.ids.length,
     countries: toNumber(universities.countries),
     last_scan_at: scans.last,

@@ -81,9 +81,10 @@ class BunPostgresDriver extends PostgresFamilyDriver {
     return new BunPostgresConnection(this);
   }
 
-  /** Runs one statement on the shared pool. */
-  async run(compiled: CompiledQuery): Promise<unknown[] & SQL.ResultMetadata> {
-    return await this.#client.unsafe(compiled.sql, compiled.parameters as unknown[]).catch((e: unknown) => {
+  /** Runs one statement on the shared pool, or on the connection `held` for its caller. */
+  async run(compiled: CompiledQuery, held: SQL | null): Promise<unknown[] & SQL.ResultMetadata> {
+    const on = held ?? this.#client;
+    return await on.unsafe(compiled.sql, compiled.parameters as unknown[]).catch((e: unknown) => {
       throw classified(e);
     });
   }
@@ -126,13 +127,7 @@ class BunPostgresConnection implements DatabaseConnection {
 
   async executeQuery<R>(compiled: CompiledQuery): Promise<QueryResult<R>> {
     if (this.#reserved === null && !runsAnywhere(compiled.sql)) await this.hold();
-    const reserved = this.#reserved;
-    const result =
-      reserved === null
-        ? await this.driver.run(compiled)
-        : await reserved.unsafe(compiled.sql, compiled.parameters as unknown[]).catch((e: unknown) => {
-            throw classified(e);
-          });
+    const result = await this.driver.run(compiled, this.#reserved);
     const rows = result as unknown as R[];
     return WRITES.has(result.command ?? "")
       ? { rows, numAffectedRows: BigInt(result.affectedRows) }

@@ -1,5 +1,5 @@
 import { expect, test } from "bun:test";
-import { patchRuns } from "../../lib/queries/patch-runs.ts";
+import { patchById, patchRuns } from "../../lib/queries/patch-runs.ts";
 
 /** The array `patchRuns` describes, applied to `old` with `added`. */
 function apply(old: number[], added: number[], removed: number[], before: number[]): number[] {
@@ -49,5 +49,27 @@ test("patch runs: random patches of sorted arrays give what removing and inserti
     const before = Array.from({ length: random(5) }, () => random(length + 1)).sort((a, b) => a - b);
     const added = before.map((b, k) => b * 10 - 5 + k / 10);
     expect(apply(old, added, removed, before)).toEqual(naive(old, added, removed, before));
+  }
+});
+
+test("patch by id: the changed ids leave, the added come in where the ascending order puts them", () => {
+  let seed = 7;
+  const random = (n: number) => {
+    seed = (seed * 48271) % 2147483647;
+    return seed % n;
+  };
+  for (let round = 0; round < 500; round++) {
+    const old = [...new Set(Array.from({ length: random(40) }, () => random(100)))].sort((a, b) => a - b);
+    const changed = new Set(Array.from({ length: random(8) }, () => random(100)));
+    // Some changed ids are back (in the array or new to it), others are gone.
+    const added = [...changed].filter(() => random(3) > 0).sort((a, b) => a - b);
+    const { runs, removed } = patchById(Int32Array.from(old), changed, added);
+    expect(removed.map((i) => old[i])).toEqual(old.filter((id) => changed.has(id)));
+    const out: number[] = [];
+    for (const run of runs) {
+      if ("added" in run) out.push(added[run.added] as number);
+      else out.push(...old.slice(run.from, run.to));
+    }
+    expect(out).toEqual([...old.filter((id) => !changed.has(id)), ...added].sort((a, b) => a - b));
   }
 });

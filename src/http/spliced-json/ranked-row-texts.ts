@@ -1,6 +1,6 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB } from "../../../lib/index.ts";
-import { type PatchRun, patchedLength, patchRuns } from "../../../lib/queries/patch-runs.ts";
+import { type PatchRun, patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import {
   type RankedDetails,
@@ -165,14 +165,7 @@ async function patchRankedRows(
     scan.set(i, members(d.scan));
   });
   // Where the changed universities stood, and where each added one goes: the ids are ascending.
-  const removed: number[] = [];
-  for (const id of changed) {
-    const slot = slotOf(rows, id);
-    if (slot >= 0) removed.push(slot);
-  }
-  removed.sort((x, y) => x - y);
-  const before = added.map((id) => firstAtLeast(rows.ids, id));
-  const runs = patchRuns(rows.ids.length, removed, before);
+  const { runs } = patchById(rows.ids, changed, added);
   const n = patchedLength(runs);
   const ids = new Int32Array(n);
   for (const run of runs) {
@@ -185,18 +178,6 @@ async function patchRankedRows(
     composites: mergedColumn(rows.composites, composites.build(added.length), runs, n),
     scan: mergedColumn(rows.scan, scan.build(added.length), runs, n),
   };
-}
-
-/** The first index of the ascending `ids` whose id is at least `id`. */
-function firstAtLeast(ids: Int32Array, id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((ids[mid] as number) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /** `old` with `runs` applied: its slots copied where they go, `added`'s texts in chunks after its own. */
