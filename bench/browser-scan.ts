@@ -3,7 +3,7 @@
  * inaccessible, no viewport), one Chromium shared by the universities, `--concurrency` universities at once. Prints
  * each scan's time, the amortised seconds per university (the run's wall time over its scans), the CPU of this
  * process and its Chromiums per university, and each fixture's five sub-scores per round, so that a change can be
- * checked to measure the same.
+ * checked to measure the same, and where the CPU went by kind of process.
  *
  *   bun bench/browser-scan.ts [--rounds N] [--concurrency N] [--chromium PATH]
  */
@@ -27,6 +27,19 @@ const chromiumPath = arg("--chromium") ?? process.env.CHROMIUM_PATH ?? "/usr/bin
  * helpers are not all reaped by their parent, so those undercounted the Chromiums.)
  */
 const ownTicks = new Map<number, number>();
+/** Each process's kind: Chromium's `--type` (`renderer`, `gpu-process`, …), `browser`, or `bench` for this one. */
+const kinds = new Map<number, string>();
+const kindOf = (pid: number): string => {
+  if (pid === process.pid) return "bench";
+  try {
+    const cmd = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    const type = /--type=([\w-]+)/.exec(cmd)?.[1];
+    if (type === undefined) return cmd.includes("chromium") ? "browser" : "other";
+    return type === "renderer" && cmd.includes("--top-chrome-webui") ? "renderer (top-chrome WebUI)" : type;
+  } catch {
+    return "other";
+  }
+};
 const sampleCpu = () => {
   const parents = new Map<number, number>();
   const ticks = new Map<number, number>();
@@ -42,6 +55,8 @@ const sampleCpu = () => {
     for (let p: number | undefined = pid; p !== undefined && p > 1; p = parents.get(p)) {
       if (p === process.pid) {
         ownTicks.set(pid, Math.max(t, ownTicks.get(pid) ?? 0));
+        // A renderer forked by the zygote shows the zygote's command line until it sets its own.
+        if (!kinds.has(pid) || kinds.get(pid) === "zygote") kinds.set(pid, kindOf(pid));
         break;
       }
     }
@@ -65,6 +80,7 @@ const seconds: Record<string, number[]> = {};
 const scores: Record<string, string[]> = {};
 let wall = 0;
 let cpu = 0;
+let ticks0 = new Map<number, number>();
 try {
   const t0 = performance.now();
   await part({ domain: fixtures.domain("light") }, { userAgent: "unirank-bench" });
@@ -73,6 +89,7 @@ try {
   );
   const queue = Array.from({ length: rounds }, () => [...names]).flat();
   const cpu0 = treeCpu();
+  ticks0 = new Map(ownTicks);
   const start = performance.now();
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -107,3 +124,17 @@ console.log(
       .map((x) => x.toFixed(1))
       .join(" ")}`,
 );
+const byKind = new Map<string, { seconds: number; processes: number }>();
+for (const [pid, t] of ownTicks) {
+  const spent = (t - (ticks0.get(pid) ?? 0)) / 100;
+  if (spent <= 0) continue;
+  const kind = kinds.get(pid) ?? "other";
+  const k = byKind.get(kind) ?? { seconds: 0, processes: 0 };
+  k.seconds += spent;
+  k.processes++;
+  byKind.set(kind, k);
+}
+for (const [kind, k] of [...byKind].sort((a, b) => b[1].seconds - a[1].seconds))
+  console.log(
+    `  CPU ${kind.padEnd(28)} ${(k.seconds / count).toFixed(2)} s per university (${k.processes} processes)`,
+  );

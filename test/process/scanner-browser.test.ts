@@ -10,9 +10,10 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { Browser } from "playwright-core";
 import { BROWSER_SCORES, type BrowserObservations } from "../../lib/scanner/index.ts";
 import { type BrowserPart, browserPart } from "../../src/scanner/browser/browser-part.ts";
-import { launchChromium } from "../../src/scanner/browser/chromium.ts";
+import { CHROMIUM_ARGS, launchChromium, OMNIBOX_WEBUI_FEATURES } from "../../src/scanner/browser/chromium.ts";
 import { RESOLVE_PROXY_ONLY } from "../../src/scanner/browser/pinned-proxy.ts";
 import { Slots } from "../../src/scanner/browser/slots.ts";
 import { guardedLookup } from "../../src/scanner/scan-context.ts";
@@ -115,6 +116,57 @@ describe("browser part plumbing", () => {
     expect(RESOLVE_PROXY_ONLY).toBe(
       "--host-resolver-rules=MAP unirank-proxy.invalid 127.0.0.1 , MAP * ~NOTFOUND",
     );
+  });
+});
+
+describe("Chromium's flags", () => {
+  if (startError) {
+    test.skip(`Chromium cannot start: ${startError}`, () => {});
+    return;
+  }
+  /** The features a Chromium turns off: the last `--disable-features` of its command line (it keeps only that one). */
+  const disabledFeatures = async (browser: Browser): Promise<Set<string>> => {
+    const cdp = await browser.newBrowserCDPSession();
+    const { arguments: args } = (await cdp.send("Browser.getBrowserCommandLine" as never)) as {
+      arguments: string[];
+    };
+    const last = args.filter((a) => a.startsWith("--disable-features=")).at(-1) ?? "";
+    return new Set(last.slice("--disable-features=".length).split(",").filter(Boolean));
+  };
+
+  test("a page opened by the scanner has no omnibox WebUI beside it", async () => {
+    const browser = await launchChromium(CHROMIUM);
+    try {
+      const cdp = await browser.newBrowserCDPSession();
+      const context = await browser.newContext();
+      await (await context.newPage()).goto("data:text/html,<h1>University</h1>");
+      const { targetInfos } = (await cdp.send("Target.getTargets")) as {
+        targetInfos: { type: string; url: string }[];
+      };
+      expect(targetInfos.map((t) => `${t.type} ${t.url}`)).toEqual([
+        "page data:text/html,<h1>University</h1>",
+      ]);
+      await context.close();
+    } finally {
+      await browser.close();
+    }
+  });
+
+  test("the scanner's --disable-features keeps every feature Playwright itself turns off", async () => {
+    // --enable-automation only so that Chromium tells its command line.
+    const { chromium } = await import("playwright-core");
+    const plain = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ["--no-sandbox", "--enable-automation"],
+    });
+    const playwrights = await disabledFeatures(plain).finally(() => plain.close());
+    expect(playwrights.size).toBeGreaterThan(5);
+    const ours = await launchChromium(CHROMIUM, 30_000, ["--enable-automation"]);
+    const scanners = await disabledFeatures(ours).finally(() => ours.close());
+    expect([...playwrights].filter((f) => !scanners.has(f))).toEqual([]);
+    expect([...OMNIBOX_WEBUI_FEATURES].filter((f) => !scanners.has(f))).toEqual([]);
+    expect(CHROMIUM_ARGS.filter((a) => a.startsWith("--disable-features=")).length).toBe(1);
   });
 });
 

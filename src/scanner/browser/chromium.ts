@@ -1,6 +1,42 @@
 import type { Browser } from "playwright-core";
 
-/** Chromium's flags for scanning: headless, no GPU, no QUIC, and none of the browser's own background traffic. */
+/**
+ * The features Playwright turns off for automation (playwright-core's `chromiumSwitches.ts`). Chromium keeps only
+ * the last `--disable-features`, so ours must repeat them; a test checks this list still covers Playwright's.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  "AvoidUnnecessaryBeforeUnloadCheckSync",
+  "DestroyProfileOnBrowserClose",
+  "HttpsUpgrades",
+  "HttpsFirstBalancedModeAutoEnable",
+  "LensOverlay",
+  "MediaRouter",
+  "PaintHolding",
+  "ThirdPartyStoragePartitioning",
+  "AvoidCorsURLLoaderRestartOnRedirect",
+  "TcpPortRandomizationWin",
+  "OptimizationHints",
+  "NetworkTimeServiceQuerying",
+  "AimEnabled",
+  "PreconnectToSearch",
+  "msForceBrowserSignIn",
+  "msEdgeUpdateLaunchServicesPreferredVersion",
+] as const;
+
+/**
+ * The omnibox's WebUI pages. Headless Chromium opens them for every window, that is every page a scan opens, each
+ * in a renderer of its own that costs about as much CPU as the measured page (docs/performance.md).
+ */
+export const OMNIBOX_WEBUI_FEATURES = [
+  "PreloadTopChromeWebUI",
+  "WebUIOmniboxPopup",
+  "WebUIOmniboxAimPopup",
+] as const;
+
+/**
+ * Chromium's flags for scanning: headless, no GPU, no QUIC, none of the browser's own background traffic and no
+ * omnibox WebUI.
+ */
 export const CHROMIUM_ARGS = [
   "--headless",
   "--no-sandbox",
@@ -16,6 +52,7 @@ export const CHROMIUM_ARGS = [
   "--metrics-recording-only",
   "--no-pings",
   "--force-webrtc-ip-handling-policy=disable_non_proxied_udp",
+  `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, ...OMNIBOX_WEBUI_FEATURES].join(",")}`,
 ] as const;
 
 /**
