@@ -28,21 +28,20 @@ export interface RankedRow {
 }
 
 /**
- * One whole ranking (a score, optionally one country) as parallel arrays, in ranking order, with the
- * competition rank of every position. Built by one sorted read of `latest_scans` and kept for the data
- * generation it was built at (patched to a later one after a write of scans), so a page anywhere in the ranking,
- * its total and its ranks cost a binary search and a slice instead of a count and an OFFSET walk over the whole
- * index (O(offset) per request).
+ * One whole ranking (a score, optionally one country) as parallel arrays, in ranking order. Built by one sorted
+ * read of `latest_scans` and kept for the data generation it was built at (patched to a later one after a write of
+ * scans), so a page anywhere in the ranking, its total and its ranks cost a binary search and a slice instead of a
+ * count and an OFFSET walk over the whole index (O(offset) per request). A position's competition rank is where
+ * its score's ties begin (`rankedRows`, `rankAt`), so ranks are not stored.
  */
 export interface Ranking {
   /** The score, country and profile it ranks (`score\u0000country\u0000profile`). */
   key: string;
   ids: Int32Array;
   scores: Float64Array;
-  ranks: Int32Array;
 }
 
-/** Positions kept per database handle across all memoised rankings (16 bytes each, about 24 MB). */
+/** Positions kept per database handle across all memoised rankings (12 bytes each, about 18 MB). */
 const MAX_ENTRIES = 1_500_000;
 
 /**
@@ -65,7 +64,6 @@ const emptyRanking = (key: string, n: number): Ranking => ({
   key,
   ids: new Int32Array(n),
   scores: new Float64Array(n),
-  ranks: new Int32Array(n),
 });
 
 async function buildRanking(db: DB, key: string): Promise<Ranking> {
@@ -75,22 +73,13 @@ async function buildRanking(db: DB, key: string): Promise<Ranking> {
     ranking.ids[i] = Number(r.university_id);
     ranking.scores[i] = Number(r.score);
   });
-  countRanks(ranking, 0, rows.length);
   return ranking;
-}
-
-/** The competition ranks of positions `from`..`to` of `ranking`, from the scores and the ranks before them. */
-function countRanks(ranking: Ranking, from: number, to: number): void {
-  const { scores, ranks } = ranking;
-  for (let i = from; i < to; i++) {
-    ranks[i] = i > 0 && scores[i] === scores[i - 1] ? (ranks[i - 1] as number) : i + 1;
-  }
 }
 
 /**
  * A ranking of an earlier generation brought up to date by reading again only the rows of `latest_scans` of the
- * `changed` universities: their old places go, their new ones are merged in, and the ranks are counted again
- * where a run starts inside a tie or moves. The same arrays as a build (tested against the SQL's order).
+ * `changed` universities: their old places go and their new ones are merged in. The same arrays as a build
+ * (tested against the SQL's order).
  */
 async function patchRanking(
   db: DB,
@@ -109,21 +98,10 @@ async function patchRanking(
       const e = added[run.added] as ValueEntry;
       next.ids[run.out] = e.id;
       next.scores[run.out] = e.value;
-      countRanks(next, run.out, run.out + 1);
       continue;
     }
     next.ids.set(old.ids.subarray(run.from, run.to), run.out);
     next.scores.set(old.scores.subarray(run.from, run.to), run.out);
-    // The run's ranks are the old ones moved by its shift, once past the ties it may start inside.
-    const shift = run.out - run.from;
-    const end = run.out + run.to - run.from;
-    let out = run.out;
-    while (out < end && (out === run.out || next.scores[out] === next.scores[out - 1])) {
-      countRanks(next, out, out + 1);
-      out++;
-    }
-    if (shift === 0) next.ranks.set(old.ranks.subarray(out, end), out);
-    else for (; out < end; out++) next.ranks[out] = (old.ranks[out - shift] as number) + shift;
   }
   return next;
 }
@@ -164,6 +142,23 @@ function firstAtMost(scores: Float64Array, bound: number, strict: boolean): numb
   return lo;
 }
 
+/** The competition rank (1, 2, 2, 4) of position `i`: one more than the first position of its score's ties. */
+export const rankAt = (ranking: Ranking, i: number): number =>
+  firstAtMost(ranking.scores, ranking.scores[i] as number, false) + 1;
+
+/** The rows of positions `from`..`to` of `ranking`, with their competition ranks. */
+export function rankedRows(ranking: Ranking, from: number, to: number): RankedRow[] {
+  const { ids, scores } = ranking;
+  const rows: RankedRow[] = [];
+  let rank = 0;
+  for (let i = from; i < to; i++) {
+    const score = scores[i] as number;
+    rank = i === from ? rankAt(ranking, i) : score === scores[i - 1] ? rank : i + 1;
+    rows.push({ rank, university_id: ids[i] as number, score });
+  }
+  return rows;
+}
+
 /** The positions `[start, end)` of a ranking whose scores lie within `min`..`max` (inclusive). */
 export function windowOf(
   ranking: Ranking,
@@ -181,11 +176,7 @@ export async function rankPage(db: DB, q: RankQuery): Promise<{ rows: RankedRow[
   const total = Math.max(0, end - start);
   const offset = pageOffset(q.page, q.limit);
   if (offset === null || offset >= total) return { rows: [], total };
-  const rows: RankedRow[] = [];
-  for (let i = start + offset; i < Math.min(end, start + offset + q.limit); i++) {
-    rows.push({ rank: ranking.ranks[i]!, university_id: ranking.ids[i]!, score: ranking.scores[i]! });
-  }
-  return { rows, total };
+  return { rows: rankedRows(ranking, start + offset, Math.min(end, start + offset + q.limit)), total };
 }
 
 export interface RankPosition {
@@ -225,7 +216,7 @@ export async function rankPosition(
   const ranking = await rankingOf(db, score, country, profile);
   let i = positionOf(ranking, value, universityId);
   if (i < 0) i = ranking.ids.indexOf(universityId);
-  return i < 0 ? null : { rank: ranking.ranks[i]!, total: ranking.ids.length };
+  return i < 0 ? null : { rank: rankAt(ranking, i), total: ranking.ids.length };
 }
 
 /** The universities ranked by a score, in ranking order (the memoised ranking's own array: do not change it). */

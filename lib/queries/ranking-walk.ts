@@ -1,6 +1,6 @@
 import type { DB } from "../schema/database.ts";
 import type { RankedScoreName } from "../scores/catalogue.ts";
-import { type RankedRow, type Ranking, rankingKey, rankingOf, windowOf } from "./rank.ts";
+import { type RankedRow, type Ranking, rankedRows, rankingKey, rankingOf, windowOf } from "./rank.ts";
 import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 
 export interface RankingWalkQuery {
@@ -12,8 +12,8 @@ export interface RankingWalkQuery {
   max?: number | undefined;
 }
 
-/** Rankings walked by cursor: 16 bytes a position (ids, scores, ranks). */
-const pins = walkPins<Ranking>((r) => r.ids.byteLength + r.scores.byteLength + r.ranks.byteLength);
+/** Rankings walked by cursor: 12 bytes a position (ids, scores). */
+const pins = walkPins<Ranking>((r) => r.ids.byteLength + r.scores.byteLength);
 
 /** The position after the row `[score, id]`: scores descend, ties by ascending id. */
 function positionAfter(ranking: Ranking, after: readonly (string | number)[]): number {
@@ -46,10 +46,7 @@ export async function walkRanking(
   const [start, end] = windowOf(ranking, q.min, q.max);
   position = Math.min(Math.max(position, start), end);
   const stop = Math.min(end, position + limit);
-  const data: RankedRow[] = [];
-  for (let i = position; i < stop; i++) {
-    data.push({ rank: ranking.ranks[i]!, university_id: ranking.ids[i]!, score: ranking.scores[i]! });
-  }
+  const data: RankedRow[] = rankedRows(ranking, position, stop);
   const last = data[data.length - 1];
   const next =
     stop < end && last

@@ -10,7 +10,7 @@ import {
   stats,
   writeRecords,
 } from "../../lib/index.ts";
-import { rankingOf } from "../../lib/queries/rank.ts";
+import { rankAt, rankedRows, rankingOf } from "../../lib/queries/rank.ts";
 import { rankedDetailsOf } from "../../lib/queries/ranked-details.ts";
 import { declinesOf } from "../../lib/queries/regressions.ts";
 import { scanTotals } from "../../lib/queries/scan-totals.ts";
@@ -105,8 +105,12 @@ async function expectAsBuilt(db: DB) {
       key: [score, country, profile],
       ids: [...r.ids],
       scores: [...r.scores],
-      ranks: [...r.ranks],
+      // Ranks as pages of 7 give them (a page may start inside ties), and position by position.
+      ranks: Array.from({ length: Math.ceil(r.ids.length / 7) }, (_, p) =>
+        rankedRows(r, p * 7, Math.min(r.ids.length, p * 7 + 7)).map((row) => row.rank),
+      ).flat(),
     }).toEqual({ key: [score, country, profile], ...want });
+    expect(Array.from(r.ids, (_, i) => rankAt(r, i))).toEqual(want.ranks);
   }
   // The statistics' scan totals, patched, are a build's; the statistics are what the SQL counts.
   const [totals, builtTotals] = [await scanTotals(db), await scanTotals(fresh)];
