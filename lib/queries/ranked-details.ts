@@ -11,11 +11,15 @@ import {
   UniversityRefSchema,
 } from "./response-schemas.ts";
 
-/** What a ranking or leaderboard row shows of a ranked university, each part with its schema's field order. */
+/**
+ * What a ranking or leaderboard row shows of a ranked university, each part with its schema's field order, and
+ * what the university's own answer (`/universities/{id}`) adds to its reference.
+ */
 export interface RankedDetails {
   university: UniversityRef;
   composites: RankingComposites;
   scan: LatestScanRef;
+  record: { created_at: string; scan_count: number };
 }
 
 const DETAIL_COLUMNS = [
@@ -23,6 +27,8 @@ const DETAIL_COLUMNS = [
   "u.domain",
   "u.name",
   "u.country",
+  "u.created_at",
+  "l.scan_count",
   "l.overall_score",
   "l.webo_composite_score",
   "l.tech_composite_score",
@@ -46,6 +52,8 @@ type DetailRow = {
   domain: string;
   name: string;
   country: string;
+  created_at: string;
+  scan_count: number | string;
   overall_score: unknown;
   webo_composite_score: unknown;
   tech_composite_score: unknown;
@@ -69,6 +77,7 @@ function detailsOfRow(r: DetailRow): RankedDetails {
       scan_id: Number(r.scan_id),
       scan_date: isoDate(String(r.completed_at)),
     }),
+    record: { created_at: r.created_at, scan_count: Number(r.scan_count) },
   };
 }
 

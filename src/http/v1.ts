@@ -7,7 +7,6 @@ import {
   compare,
   ExportSchema,
   exportUniversity,
-  getUniversity,
   IdParams,
   LatestScoresSchema,
   ListUniversitiesParams,
@@ -25,6 +24,7 @@ import type { AppContext } from "./context.ts";
 import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
+import { splicedUniversity } from "./spliced-json/spliced-university.ts";
 
 /** v1's university: the core's detail without its latest scan. */
 const UniversityV1DetailSchema = Type.Omit(UniversityDetailSchema, ["latest_scan", "ranking"]);
@@ -51,10 +51,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       summary: "One university with its number of completed scans",
       params: IdParams,
       response: UniversityV1DetailSchema,
-      handle: async ({ params }) => {
-        const { latest_scan: _, ...university } = await getUniversity(db, params.id);
-        return { data: university };
-      },
+      handle: async ({ params }) => ({ data: await splicedUniversity(db, params.id) }),
     }),
     route({
       path: "/api/v1/universities/:id/scores",

@@ -144,10 +144,18 @@ async function expectAsBuilt(db: DB) {
   const members = (part: unknown) => JSON.stringify(part).slice(1, -1);
   ids.forEach((id, slot) => {
     const d = details.get(id);
-    expect([textAt(rows.university, slot), textAt(rows.composites, slot), textAt(rows.scan, slot)]).toEqual([
+    expect([
+      textAt(rows.university, slot),
+      textAt(rows.composites, slot),
+      textAt(rows.scan, slot),
+      textAt(rows.createdAt, slot),
+      rows.scanCount[slot],
+    ]).toEqual([
       members(d?.university),
       members(d?.composites),
       members(d?.scan),
+      JSON.stringify(d?.record.created_at),
+      d?.record.scan_count,
     ]);
   });
 }

@@ -1,6 +1,7 @@
 import { beforeAll, expect, test } from "bun:test";
 import {
   CATEGORY_NAMES,
+  getUniversity,
   type IngestRecord,
   LeaderboardSchema,
   leaderboard,
@@ -11,13 +12,15 @@ import {
   writeRecords,
 } from "../../lib/index.ts";
 import { csvTable } from "../../src/http/csv/csv-table.ts";
+import { JsonText, jsonOf } from "../../src/http/spliced-json/json-text.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
+import { splicedUniversity } from "../../src/http/spliced-json/spliced-university.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
- * The HTTP layer's spliced rankings and leaderboards must be, byte for byte, `JSON.stringify` of the core's typed
- * answer: same rows, key order, number formatting and escapes, on every database, also after a write; and their
- * CSV the CSV of that answer.
+ * The HTTP layer's spliced rankings, leaderboards and v1 universities must be, byte for byte, `JSON.stringify`
+ * of the core's typed answer: same rows, key order, number formatting and escapes, on every database, also after
+ * a write; and their CSV the CSV of that answer.
  */
 const COUNT = 700;
 const NAMES = [
@@ -52,6 +55,19 @@ function records(): IngestRecord[] {
       green_hosting_score: i % 4 === 0 ? null : 100,
     });
   }
+  // Universities without a latest completed scan: none, one that failed, one still running.
+  for (let i = 0; i < 6; i++) {
+    const domain = `unscanned${i}.splice.example`;
+    out.push({ type: "university", domain, name: NAMES[i % NAMES.length]!(COUNT + i), country: "DE" });
+    if (i % 3 === 0) continue;
+    out.push({
+      type: "scan",
+      source_id: `splice-unscanned-${i}`,
+      domain,
+      status: i % 3 === 1 ? "failed" : "running",
+      ...(i % 3 === 1 ? { completed_at: "2026-05-01T08:00:00+00:00" } : {}),
+    });
+  }
   return out;
 }
 
@@ -73,7 +89,7 @@ function rankingParams(): RankingsParams[] {
   return out;
 }
 
-describeEachDatabase("http: spliced rankings and leaderboards", (get) => {
+describeEachDatabase("http: spliced rankings, leaderboards and v1 universities", (get) => {
   beforeAll(async () => {
     await writeRecords(get().db, records());
   });
@@ -99,6 +115,19 @@ describeEachDatabase("http: spliced rankings and leaderboards", (get) => {
         expect(csvTable(LeaderboardSchema, spliced.data)).toBe(csvTable(LeaderboardSchema, core.data));
       }
     }
+    // v1 /universities/{id}: the core's university without its latest scan, for every id and one past them.
+    const ids = (await db.selectFrom("universities").select("id").orderBy("id").execute()).map((r) => r.id);
+    let splicedCount = 0;
+    for (const id of ids) {
+      const { latest_scan, ...university } = await getUniversity(db, id);
+      const spliced = await splicedUniversity(db, id);
+      if (spliced instanceof JsonText) splicedCount++;
+      expect(spliced instanceof JsonText).toBe(latest_scan !== null);
+      expect(jsonOf(spliced)).toBe(JSON.stringify(university));
+    }
+    expect(splicedCount).toBeGreaterThanOrEqual(COUNT);
+    const missing = (ids.at(-1) ?? 0) + 1;
+    await expect(splicedUniversity(db, missing)).rejects.toThrow(`University ${missing} does not exist`);
   };
 
   test("the same bytes for every sort, country, score window, page and category", async () => {

@@ -25,6 +25,10 @@ export interface RankedRows {
   composites: TextColumn;
   /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the latest scan without braces. */
   scan: TextColumn;
+  /** The university's `created_at` as a JSON string, quotes included. */
+  createdAt: TextColumn;
+  /** The university's completed scans. */
+  scanCount: Int32Array;
 }
 
 /** One short text per slot, each a run of one of a few long strings. */
@@ -108,9 +112,7 @@ const members = (part: RankedDetails[keyof RankedDetails]) => JSON.stringify(par
 
 async function buildRankedRows(db: DB): Promise<RankedRows> {
   let ids = new Int32Array(1024);
-  const university = new TextColumnBuilder();
-  const composites = new TextColumnBuilder();
-  const scan = new TextColumnBuilder();
+  const columns = new ColumnsBuilder();
   let count = 0;
   let afterId = 0;
   for (;;) {
@@ -118,20 +120,39 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
     ids = room(ids, count + run.length);
     for (const { id, details } of run) {
       ids[count] = id;
-      university.set(count, members(details.university));
-      composites.set(count, members(details.composites));
-      scan.set(count, members(details.scan));
+      columns.set(count, details);
       count++;
     }
     if (run.length < RUN) break;
     afterId = ids[count - 1]!;
   }
-  return {
-    ids: ids.slice(0, count),
-    university: university.build(count),
-    composites: composites.build(count),
-    scan: scan.build(count),
-  };
+  return { ids: ids.slice(0, count), ...columns.build(count) };
+}
+
+/** The columns of `RankedRows` besides the ids, filled slot by slot. */
+class ColumnsBuilder {
+  readonly #university = new TextColumnBuilder();
+  readonly #composites = new TextColumnBuilder();
+  readonly #scan = new TextColumnBuilder();
+  readonly #createdAt = new TextColumnBuilder();
+  #scanCount = new Int32Array(1024);
+  set(slot: number, details: RankedDetails): void {
+    this.#university.set(slot, members(details.university));
+    this.#composites.set(slot, members(details.composites));
+    this.#scan.set(slot, members(details.scan));
+    this.#createdAt.set(slot, JSON.stringify(details.record.created_at));
+    this.#scanCount = room(this.#scanCount, slot + 1);
+    this.#scanCount[slot] = details.record.scan_count;
+  }
+  build(count: number): Omit<RankedRows, "ids"> {
+    return {
+      university: this.#university.build(count),
+      composites: this.#composites.build(count),
+      scan: this.#scan.build(count),
+      createdAt: this.#createdAt.build(count),
+      scanCount: this.#scanCount.slice(0, count),
+    };
+  }
 }
 
 /**
@@ -155,29 +176,32 @@ async function patchRankedRows(
   if (rows.university.chunks.length + 2 > chunkLimit(rows)) return null;
   const details = await rankedDetailsOf(db, [...changed]);
   const added = [...details.keys()].sort((a, b) => a - b);
-  const university = new TextColumnBuilder();
-  const composites = new TextColumnBuilder();
-  const scan = new TextColumnBuilder();
+  const columns = new ColumnsBuilder();
   added.forEach((id, i) => {
-    const d = details.get(id) as RankedDetails;
-    university.set(i, members(d.university));
-    composites.set(i, members(d.composites));
-    scan.set(i, members(d.scan));
+    columns.set(i, details.get(id) as RankedDetails);
   });
+  const fresh = columns.build(added.length);
   // Where the changed universities stood, and where each added one goes: the ids are ascending.
   const { runs } = patchById(rows.ids, changed, added);
   const n = patchedLength(runs);
-  const ids = new Int32Array(n);
-  for (const run of runs) {
-    if ("added" in run) ids[run.out] = added[run.added] as number;
-    else ids.set(rows.ids.subarray(run.from, run.to), run.out);
-  }
   return {
-    ids,
-    university: mergedColumn(rows.university, university.build(added.length), runs, n),
-    composites: mergedColumn(rows.composites, composites.build(added.length), runs, n),
-    scan: mergedColumn(rows.scan, scan.build(added.length), runs, n),
+    ids: mergedNumbers(rows.ids, Int32Array.from(added), runs, n),
+    university: mergedColumn(rows.university, fresh.university, runs, n),
+    composites: mergedColumn(rows.composites, fresh.composites, runs, n),
+    scan: mergedColumn(rows.scan, fresh.scan, runs, n),
+    createdAt: mergedColumn(rows.createdAt, fresh.createdAt, runs, n),
+    scanCount: mergedNumbers(rows.scanCount, fresh.scanCount, runs, n),
   };
+}
+
+/** `old` with `runs` applied: its values copied where they go, `added`'s in their places. */
+function mergedNumbers(old: Int32Array, added: Int32Array, runs: readonly PatchRun[], n: number): Int32Array {
+  const out = new Int32Array(n);
+  for (const run of runs) {
+    if ("added" in run) out[run.out] = added[run.added] as number;
+    else out.set(old.subarray(run.from, run.to), run.out);
+  }
+  return out;
 }
 
 /** `old` with `runs` applied: its slots copied where they go, `added`'s texts in chunks after its own. */
