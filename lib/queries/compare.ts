@@ -42,7 +42,11 @@ export function parseIds(text: string): number[] {
 
 /** Latest completed scores of 2..10 universities, in the order given; unknown ids are a 404 naming them. */
 export async function compare(db: DB, params: CompareParams): Promise<ComparisonEntry[]> {
-  const ids = parseIds(params.ids);
+  return comparisonEntries(db, parseIds(params.ids));
+}
+
+/** `compare`'s entries of 1..10 distinct ids (as `parseIds` gives them), in their order. */
+export async function comparisonEntries(db: DB, ids: readonly number[]): Promise<ComparisonEntry[]> {
   const rows = await compareQuery(db, ids, ids.length);
   const byId = new Map(rows.map((r) => [Number(r.id), r]));
   const missing = ids.filter((id) => !byId.has(id));

@@ -4,7 +4,6 @@ import {
   ALL_PROFILES,
   CompareParams,
   ComparisonListSchema,
-  compare,
   ExportSchema,
   exportUniversity,
   IdParams,
@@ -18,13 +17,13 @@ import {
   stats,
   UniversityDetailSchema,
   UniversityListSchema,
-  universityScores,
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
+import { splicedCompare } from "./spliced-json/spliced-compare.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
-import { splicedUniversity } from "./spliced-json/spliced-university.ts";
+import { splicedUniversity, splicedUniversityScores } from "./spliced-json/spliced-university.ts";
 
 /** v1's university: the core's detail without its latest scan. */
 const UniversityV1DetailSchema = Type.Omit(UniversityDetailSchema, ["latest_scan", "ranking"]);
@@ -59,7 +58,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       summary: "Every score of the latest completed scan",
       params: IdParams,
       response: LatestScoresSchema,
-      handle: async ({ params }) => ({ data: await universityScores(db, params.id) }),
+      handle: async ({ params }) => ({ data: await splicedUniversityScores(db, params.id) }),
     }),
     route({
       path: "/api/v1/universities/:id/export",
@@ -101,7 +100,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       summary: "Latest scores of 2 to 10 universities side by side",
       ...csvList(CompareParams),
       response: ComparisonListSchema,
-      handle: async ({ query }) => ({ data: await compare(db, query) }),
+      handle: async ({ query }) => ({ data: await splicedCompare(db, query) }),
     }),
   ];
 }

@@ -6,7 +6,6 @@ import {
   ComparisonListSchema,
   CountryCountsSchema,
   checkScoreWindow,
-  compare,
   countryCounts,
   getScan,
   getUniversity,
@@ -46,6 +45,7 @@ import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
 import { cursorList, cursorMeta } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
+import { splicedCompare } from "./spliced-json/spliced-compare.ts";
 import {
   leaderboardRowsJson,
   rankingRowsJson,
@@ -143,7 +143,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       description: "As v1 `/compare`: in the order given; an unknown id is a 404 naming it.",
       query: CompareParams,
       response: ComparisonListSchema,
-      handle: async ({ query }) => ({ data: await compare(db, query) }),
+      handle: async ({ query }) => ({ data: await splicedCompare(db, query) }),
     }),
     route({
       path: "/api/v2/scans/:id",

@@ -14,9 +14,12 @@ import { rankAt, rankedRows, rankingOf } from "../../lib/queries/rank.ts";
 import { rankedDetailsOf } from "../../lib/queries/ranked-details.ts";
 import { declinesOf } from "../../lib/queries/regressions.ts";
 import { scanTotals } from "../../lib/queries/scan-totals.ts";
+import { latestScoresOf } from "../../lib/queries/university-scores.ts";
 import type { RankedScoreName } from "../../lib/scores/catalogue.ts";
 import { round1 } from "../../lib/scores/derive.ts";
-import { rankedRowsOf, textAt } from "../../src/http/spliced-json/ranked-row-texts.ts";
+import { latestScoresJson, latestScoreTextsOf } from "../../src/http/spliced-json/latest-score-texts.ts";
+import { rankedRowsOf } from "../../src/http/spliced-json/ranked-row-texts.ts";
+import { textAt } from "../../src/http/spliced-json/text-column.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
@@ -158,6 +161,13 @@ async function expectAsBuilt(db: DB) {
       d?.record.scan_count,
     ]);
   });
+  // The latest scores of the spliced `/universities/{id}/scores`: the same universities, each as the core reads it.
+  const table = await latestScoreTextsOf(db);
+  expect([...table.ids]).toEqual(ids);
+  const scores = await latestScoresOf(db, ids);
+  ids.forEach((id, slot) => {
+    expect(latestScoresJson(table, slot)).toBe(JSON.stringify(scores.get(id)));
+  });
 }
 
 describeEachDatabase("latest scan changes: rankings patched after writes of scans", (get) => {
@@ -240,6 +250,7 @@ describeEachDatabase("latest scan changes: rankings patched after writes of scan
     const { db } = get();
     await expectAsBuilt(db);
     const rowsBefore = await rankedRowsOf(db);
+    const scoresBefore = await latestScoreTextsOf(db);
     for (let round = 1; round <= 12; round++) {
       // A few universities at a time: new first scans, scores up, down and tied, some leaving a ranking (null).
       const batch = [0, 1, 2, 3].map((k) => scan((round * 11 + k * 17) % COUNT, round + 10, round));
@@ -249,6 +260,8 @@ describeEachDatabase("latest scan changes: rankings patched after writes of scan
     // Patched, not built: a build keeps every text in chunks of 256, a patch adds chunks of its own.
     const rowsAfter = await rankedRowsOf(db);
     expect(rowsAfter.university.chunks.length).toBeGreaterThan(rowsBefore.university.chunks.length + 6);
+    const scoresAfter = await latestScoreTextsOf(db);
+    expect(scoresAfter.completedAt.chunks.length).toBeGreaterThan(scoresBefore.completedAt.chunks.length + 6);
   });
 
   test("a write that changed no latest scan keeps the very same ranking", async () => {

@@ -1,6 +1,8 @@
 import { beforeAll, expect, test } from "bun:test";
+import { sql } from "kysely";
 import {
   CATEGORY_NAMES,
+  compare,
   getUniversity,
   type IngestRecord,
   LeaderboardSchema,
@@ -9,12 +11,17 @@ import {
   RankingListSchema,
   type RankingsParams,
   rankings,
+  universityScores,
   writeRecords,
 } from "../../lib/index.ts";
 import { csvTable } from "../../src/http/csv/csv-table.ts";
 import { JsonText, jsonOf } from "../../src/http/spliced-json/json-text.ts";
+import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
-import { splicedUniversity } from "../../src/http/spliced-json/spliced-university.ts";
+import {
+  splicedUniversity,
+  splicedUniversityScores,
+} from "../../src/http/spliced-json/spliced-university.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
@@ -52,6 +59,7 @@ function records(): IngestRecord[] {
       presence_composite_score: 100,
       tech_ssl_score: i % 11 === 0 ? null : (i % 20) * 5,
       tech_seo_score: i % 2 ? 70 : 70.5,
+      tech_hsts_score: i % 7,
       green_hosting_score: i % 4 === 0 ? null : 100,
     });
   }
@@ -91,7 +99,12 @@ function rankingParams(): RankingsParams[] {
 
 describeEachDatabase("http: spliced rankings, leaderboards and v1 universities", (get) => {
   beforeAll(async () => {
-    await writeRecords(get().db, records());
+    const db = get().db;
+    await writeRecords(db, records());
+    // Not a tenth (unirank's writers round to tenths; an operator's UPDATE need not): the spliced scores read
+    // such a university as the core does.
+    await sql`update scans set tech_hsts_score = 33.33
+      where id in (select scan_id from latest_scans where university_id % 13 = 0)`.execute(db);
   });
 
   const same = async () => {
@@ -128,6 +141,38 @@ describeEachDatabase("http: spliced rankings, leaderboards and v1 universities",
     expect(splicedCount).toBeGreaterThanOrEqual(COUNT);
     const missing = (ids.at(-1) ?? 0) + 1;
     await expect(splicedUniversity(db, missing)).rejects.toThrow(`University ${missing} does not exist`);
+    // v1 /universities/{id}/scores: the same bytes, or the same error (unknown, never scanned).
+    const outcome = (answer: Promise<unknown>) =>
+      answer.then(
+        (value) => ({ spliced: value instanceof JsonText, json: jsonOf(value) }),
+        (e: Error) => ({ spliced: false, json: e.message }),
+      );
+    const kinds = { spliced: 0, read: 0, errors: 0 };
+    for (const id of [...ids, missing]) {
+      const core = await outcome(universityScores(db, id));
+      const spliced = await outcome(splicedUniversityScores(db, id));
+      expect(spliced.json).toBe(core.json);
+      if (spliced.spliced) kinds.spliced++;
+      else if (spliced.json.startsWith("{")) kinds.read++;
+      else kinds.errors++;
+    }
+    // Those with a score that is not a tenth, the unscanned and the missing one are read as before.
+    expect(kinds.spliced).toBeGreaterThan(COUNT * 0.9);
+    expect(kinds.read).toBeGreaterThanOrEqual(Math.floor(COUNT / 13));
+    expect(kinds.errors).toBe(7);
+    // /compare: the same bytes or error for groups of 2–10 ids; the unscanned (the last six ids) and those with a
+    // score that is not a tenth (ids divisible by 13) in some, read by the core beside the spliced ones.
+    const groups: string[] = ["1", "1,1", "a,b", `1,${missing}`, `${missing},${missing + 1},1`];
+    groups.push(ids.slice(-6).join(","), `${ids.slice(-3).join(",")},13,14,26`);
+    for (let g = 0; g < 60; g++) {
+      const size = 2 + (g % 9);
+      groups.push(Array.from({ length: size }, (_, k) => ids[(g * 37 + k * 101) % ids.length]).join(","));
+    }
+    for (const group of groups) {
+      const core = await outcome(compare(db, { ids: group }));
+      const spliced = await outcome(splicedCompare(db, { ids: group }));
+      expect(spliced.json).toBe(core.json);
+    }
   };
 
   test("the same bytes for every sort, country, score window, page and category", async () => {

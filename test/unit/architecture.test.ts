@@ -149,13 +149,15 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
   "src/http/spliced-json/": {
     files: [
       "lib/db/generation-memo.ts",
+      "lib/queries/compare.ts",
       "lib/queries/leaderboard.ts",
       "lib/queries/patch-runs.ts",
       "lib/queries/rank.ts",
       "lib/queries/ranked-details.ts",
       "lib/queries/rankings.ts",
+      "lib/queries/university-scores.ts",
     ],
-    why: "the spliced JSON of rankings is built from the core's ranking internals, per data generation, and patched as they are",
+    why: "the spliced JSON of rankings, universities, scores and comparisons is built from the core's internals (rankings, details, latest scores, the parsing of ids), per data generation, and patched as they are",
   },
   "src/http/app.ts": {
     files: ["lib/db/generation.ts"],

@@ -1,6 +1,6 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB } from "../../../lib/index.ts";
-import { type PatchRun, patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
+import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import {
   type RankedDetails,
@@ -8,6 +8,15 @@ import {
   rankedDetailsOf,
 } from "../../../lib/queries/ranked-details.ts";
 import { JsonRows } from "./json-text.ts";
+import {
+  mergedColumn,
+  mergedNumbers,
+  room,
+  slotOf,
+  TEXTS_PER_CHUNK,
+  type TextColumn,
+  TextColumnBuilder,
+} from "./text-column.ts";
 
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
@@ -29,79 +38,6 @@ export interface RankedRows {
   createdAt: TextColumn;
   /** The university's completed scans. */
   scanCount: Int32Array;
-}
-
-/** One short text per slot, each a run of one of a few long strings. */
-export interface TextColumn {
-  chunks: string[];
-  chunk: Uint16Array;
-  start: Int32Array;
-  end: Int32Array;
-}
-
-export function textAt(column: TextColumn, slot: number): string {
-  return (column.chunks[column.chunk[slot]!] as string).slice(column.start[slot], column.end[slot]);
-}
-
-/** Texts per chunk: a chunk is joined as soon as it is full, so the short texts become garbage as they come. */
-const TEXTS_PER_CHUNK = 256;
-/** Anything beyond Latin-1 makes a JavaScript string two bytes a character, so such texts get chunks of their own. */
-const WIDE = /[\u0100-\uffff]/;
-
-interface OpenChunk {
-  id: number;
-  parts: string[];
-  length: number;
-}
-
-/** `array` with room for at least `size` elements: itself, or a copy twice as long. */
-function room<A extends Uint16Array | Int32Array>(array: A, size: number): A {
-  if (size <= array.length) return array;
-  const grown = new (array.constructor as new (n: number) => A)(Math.max(size, array.length * 2));
-  grown.set(array);
-  return grown;
-}
-
-class TextColumnBuilder {
-  readonly #chunks: string[] = [];
-  readonly #open: { narrow?: OpenChunk; wide?: OpenChunk } = {};
-  #chunk = new Uint16Array(1024);
-  #start = new Int32Array(1024);
-  #end = new Int32Array(1024);
-  set(slot: number, text: string): void {
-    const kind = WIDE.test(text) ? "wide" : "narrow";
-    let open = this.#open[kind];
-    if (open === undefined) {
-      open = { id: this.#chunks.length, parts: [], length: 0 };
-      this.#chunks.push("");
-      this.#open[kind] = open;
-    }
-    this.#chunk = room(this.#chunk, slot + 1);
-    this.#start = room(this.#start, slot + 1);
-    this.#end = room(this.#end, slot + 1);
-    this.#chunk[slot] = open.id;
-    this.#start[slot] = open.length;
-    open.length += text.length;
-    this.#end[slot] = open.length;
-    open.parts.push(text);
-    if (open.parts.length >= TEXTS_PER_CHUNK) this.#close(kind);
-  }
-  #close(kind: "narrow" | "wide"): void {
-    const open = this.#open[kind];
-    if (open === undefined) return;
-    this.#chunks[open.id] = open.parts.join("");
-    this.#open[kind] = undefined;
-  }
-  build(count: number): TextColumn {
-    this.#close("narrow");
-    this.#close("wide");
-    return {
-      chunks: this.#chunks,
-      chunk: this.#chunk.slice(0, count),
-      start: this.#start.slice(0, count),
-      end: this.#end.slice(0, count),
-    };
-  }
 }
 
 /** Details read per statement: small runs keep the garbage of a build small (a build reads every ranked row). */
@@ -194,59 +130,11 @@ async function patchRankedRows(
   };
 }
 
-/** `old` with `runs` applied: its values copied where they go, `added`'s in their places. */
-function mergedNumbers(old: Int32Array, added: Int32Array, runs: readonly PatchRun[], n: number): Int32Array {
-  const out = new Int32Array(n);
-  for (const run of runs) {
-    if ("added" in run) out[run.out] = added[run.added] as number;
-    else out.set(old.subarray(run.from, run.to), run.out);
-  }
-  return out;
-}
-
-/** `old` with `runs` applied: its slots copied where they go, `added`'s texts in chunks after its own. */
-function mergedColumn(old: TextColumn, added: TextColumn, runs: readonly PatchRun[], n: number): TextColumn {
-  const column: TextColumn = {
-    chunks: [...old.chunks, ...added.chunks],
-    chunk: new Uint16Array(n),
-    start: new Int32Array(n),
-    end: new Int32Array(n),
-  };
-  const offset = old.chunks.length;
-  for (const run of runs) {
-    if ("added" in run) {
-      column.chunk[run.out] = (added.chunk[run.added] as number) + offset;
-      column.start[run.out] = added.start[run.added] as number;
-      column.end[run.out] = added.end[run.added] as number;
-      continue;
-    }
-    column.chunk.set(old.chunk.subarray(run.from, run.to), run.out);
-    column.start.set(old.start.subarray(run.from, run.to), run.out);
-    column.end.set(old.end.subarray(run.from, run.to), run.out);
-  }
-  return column;
-}
-
 /** After a write of scans, patched with the universities it changed. */
 const rankedRowsMemo = generationMemo((db) => buildRankedRows(db), { patch: patchRankedRows });
 
 /** The serialised details of every ranked university, built at most once per data generation. */
 export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, "");
-
-/** The slot of a university id, or -1 when it has no latest completed scan. */
-export function slotOf(rows: RankedRows, id: number): number {
-  const ids = rows.ids;
-  let lo = 0;
-  let hi = ids.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    const v = ids[mid]!;
-    if (v === id) return mid;
-    if (v < id) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
-}
 
 /**
  * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university.

@@ -3,7 +3,8 @@ import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
 import type { JsonRows } from "./json-text.ts";
-import { rankedRowsJson, textAt } from "./ranked-row-texts.ts";
+import { rankedRowsJson } from "./ranked-row-texts.ts";
+import { textAt } from "./text-column.ts";
 
 /**
  * The HTTP fast path of rankings and leaderboards: the same page as the core's `rankings` and `leaderboard`, its

@@ -1,6 +1,8 @@
-import { type DB, getUniversity } from "../../../lib/index.ts";
+import { type DB, getUniversity, universityScores } from "../../../lib/index.ts";
 import { JsonText } from "./json-text.ts";
-import { rankedRowsOf, slotOf, textAt } from "./ranked-row-texts.ts";
+import { latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
+import { rankedRowsOf } from "./ranked-row-texts.ts";
+import { slotOf, textAt } from "./text-column.ts";
 
 /**
  * The HTTP fast path of v1 `/universities/{id}`: the core's `getUniversity` without its latest scan, spliced from
@@ -18,4 +20,16 @@ export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
   return new JsonText(
     `{${textAt(rows.university, slot)},"created_at":${textAt(rows.createdAt, slot)},"scan_count":${rows.scanCount[slot]}}`,
   );
+}
+
+/**
+ * The HTTP fast path of v1 `/universities/{id}/scores`: the core's `universityScores`, spliced from the table of
+ * latest scores kept per data generation. A university not in it (unknown, or never scanned) or with a score that
+ * is not a tenth is read as before, with the same answer or error.
+ */
+export async function splicedUniversityScores(db: DB, id: number): Promise<unknown> {
+  const table = await latestScoreTextsOf(db);
+  const slot = slotOf(table, id);
+  const text = slot < 0 ? null : latestScoresJson(table, slot);
+  return text === null ? universityScores(db, id) : new JsonText(text);
 }

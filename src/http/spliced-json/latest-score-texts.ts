@@ -1,0 +1,147 @@
+import { generationMemo } from "../../../lib/db/generation-memo.ts";
+import { type DB, type LatestScores, SCORE_NAMES } from "../../../lib/index.ts";
+import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
+import { latestScoresAfter, latestScoresOf } from "../../../lib/queries/university-scores.ts";
+import {
+  mergedColumn,
+  mergedNumbers,
+  room,
+  type TextColumn,
+  TextColumnBuilder,
+  textAt,
+} from "./text-column.ts";
+
+/**
+ * Every score of each university's latest completed scan (the core's `universityScores`), kept per data generation
+ * as tenths in 16 bits each (after a write of scans, only the universities it changed are read again), so that
+ * the answer is spliced from a table of texts instead of read from the database per request.
+ */
+export interface LatestScoreTexts {
+  /** University ids, ascending; a university's slot is its index here. */
+  ids: Int32Array;
+  scanId: Int32Array;
+  /** The scan's `completed_at` as a JSON string, quotes included. */
+  completedAt: TextColumn;
+  /** `SCORE_NAMES.length` codes a slot, in catalogue order: tenths 0–1000, or `NULL`. */
+  tenths: Uint16Array;
+  /** 1 where every score is null or a tenth in 0–100, so that the codes say it exactly; else 0 (read as before). */
+  exact: Uint8Array;
+}
+
+const STRIDE = SCORE_NAMES.length;
+const NULL = 0xffff;
+/** The JSON of each code: `k / 10` for tenths, `null`. */
+const VALUE_TEXT: readonly string[] = Array.from({ length: 1001 }, (_, k) => JSON.stringify(k / 10));
+/** `"<name>":` of each score, in catalogue order. */
+const KEY_TEXT: readonly string[] = SCORE_NAMES.map((name) => `${JSON.stringify(name)}:`);
+
+/** The code of a score, or -1 when a code cannot say it exactly. */
+function codeOf(value: number | null): number {
+  if (value === null) return NULL;
+  const k = Math.round(value * 10);
+  return k >= 0 && k <= 1000 && k / 10 === value ? k : -1;
+}
+
+class ScoreTableBuilder {
+  #ids = new Int32Array(1024);
+  #scanId = new Int32Array(1024);
+  #tenths = new Uint16Array(1024 * STRIDE);
+  #exact = new Uint8Array(1024);
+  readonly #completedAt = new TextColumnBuilder();
+  set(slot: number, id: number, scores: LatestScores): void {
+    this.#ids = room(this.#ids, slot + 1);
+    this.#scanId = room(this.#scanId, slot + 1);
+    this.#exact = room(this.#exact, slot + 1);
+    this.#tenths = room(this.#tenths, (slot + 1) * STRIDE);
+    this.#ids[slot] = id;
+    this.#scanId[slot] = scores.scan_id;
+    this.#completedAt.set(slot, JSON.stringify(scores.completed_at));
+    let exact = 1;
+    const values = scores as unknown as Record<string, number | null>;
+    for (let i = 0; i < STRIDE; i++) {
+      const code = codeOf(values[SCORE_NAMES[i] as string] ?? null);
+      if (code < 0) exact = 0;
+      this.#tenths[slot * STRIDE + i] = code < 0 ? NULL : code;
+    }
+    this.#exact[slot] = exact;
+  }
+  build(count: number): LatestScoreTexts {
+    return {
+      ids: this.#ids.slice(0, count),
+      scanId: this.#scanId.slice(0, count),
+      completedAt: this.#completedAt.build(count),
+      tenths: this.#tenths.slice(0, count * STRIDE),
+      exact: this.#exact.slice(0, count),
+    };
+  }
+}
+
+/** Universities read per statement. */
+const RUN = 512;
+
+async function buildScoreTexts(db: DB): Promise<LatestScoreTexts> {
+  const table = new ScoreTableBuilder();
+  let count = 0;
+  let afterId = 0;
+  for (;;) {
+    const run = await latestScoresAfter(db, afterId, RUN);
+    for (const { id, scores } of run) table.set(count++, id, scores);
+    if (run.length < RUN) break;
+    afterId = run.at(-1)?.id as number;
+  }
+  return table.build(count);
+}
+
+/** Chunks `completedAt` may have before a patch builds afresh instead (as the rankings' rows). */
+const chunkLimit = (table: LatestScoreTexts) =>
+  Math.min(65_000, 2 * Math.ceil(table.ids.length / 256) + 1_024);
+
+/** The table of an earlier generation with the `changed` universities read again. */
+async function patchScoreTexts(
+  db: DB,
+  _key: string,
+  table: LatestScoreTexts,
+  changed: ReadonlySet<number>,
+): Promise<LatestScoreTexts | null> {
+  if (table.completedAt.chunks.length + 2 > chunkLimit(table)) return null;
+  const scores = await latestScoresOf(db, [...changed]);
+  const added = [...scores.keys()].sort((a, b) => a - b);
+  const builder = new ScoreTableBuilder();
+  added.forEach((id, i) => {
+    builder.set(i, id, scores.get(id) as LatestScores);
+  });
+  const fresh = builder.build(added.length);
+  const { runs } = patchById(table.ids, changed, added);
+  const n = patchedLength(runs);
+  return {
+    ids: mergedNumbers(table.ids, fresh.ids, runs, n),
+    scanId: mergedNumbers(table.scanId, fresh.scanId, runs, n),
+    completedAt: mergedColumn(table.completedAt, fresh.completedAt, runs, n),
+    tenths: mergedNumbers(table.tenths, fresh.tenths, runs, n, STRIDE),
+    exact: mergedNumbers(table.exact, fresh.exact, runs, n),
+  };
+}
+
+const scoreTextsMemo = generationMemo((db) => buildScoreTexts(db), { patch: patchScoreTexts });
+
+/** The latest scores of every university with a completed scan, built at most once per data generation. */
+export const latestScoreTextsOf = (db: DB): Promise<LatestScoreTexts> => scoreTextsMemo(db, "");
+
+/** The JSON of a slot's `universityScores`, or null when its codes cannot say every score exactly. */
+export function latestScoresJson(table: LatestScoreTexts, slot: number): string | null {
+  const scores = scoreMembers(table, slot);
+  if (scores === null) return null;
+  return `{"scan_id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},${scores}}`;
+}
+
+/** `"overall_score":…,…`: a slot's scores as the members of a JSON object, or null as `latestScoresJson`. */
+export function scoreMembers(table: LatestScoreTexts, slot: number): string | null {
+  if (table.exact[slot] !== 1) return null;
+  const base = slot * STRIDE;
+  let text = "";
+  for (let i = 0; i < STRIDE; i++) {
+    const code = table.tenths[base + i] as number;
+    text += `${i === 0 ? "" : ","}${KEY_TEXT[i]}${code === NULL ? "null" : VALUE_TEXT[code]}`;
+  }
+  return text;
+}

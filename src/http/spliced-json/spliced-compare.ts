@@ -1,0 +1,47 @@
+import type { CompareParams, DB } from "../../../lib/index.ts";
+import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
+import { JsonText } from "./json-text.ts";
+import { type LatestScoreTexts, latestScoreTextsOf, scoreMembers } from "./latest-score-texts.ts";
+import { type RankedRows, rankedRowsOf } from "./ranked-row-texts.ts";
+import { slotOf, textAt } from "./text-column.ts";
+
+const COUNTRY = ',"country":';
+const SCAN_DATE = ',"scan_date":';
+
+/**
+ * The HTTP fast path of `/compare`: the core's `compare`, its entries spliced from the rankings' serialised rows
+ * (the university, the scan date) and the table of latest scores. The universities not in both (never scanned,
+ * unknown), or on whose latest scan they disagree (a write between the two), or with a score that is not a tenth,
+ * are read by the core, in one statement, errors included. The bytes equal `JSON.stringify` of the core's answer
+ * (test/db/spliced-json.test.ts).
+ */
+export async function splicedCompare(db: DB, params: CompareParams): Promise<JsonText> {
+  const ids = parseIds(params.ids);
+  const [rows, table] = await Promise.all([rankedRowsOf(db), latestScoreTextsOf(db)]);
+  const texts = ids.map((id) => entryText(rows, table, id));
+  const others = ids.filter((_, i) => texts[i] === null);
+  if (others.length > 0) {
+    const entries = await comparisonEntries(db, others);
+    let k = 0;
+    texts.forEach((text, i) => {
+      if (text === null) texts[i] = JSON.stringify(entries[k++]);
+    });
+  }
+  return new JsonText(`[${texts.join(",")}]`);
+}
+
+/** One university's entry, or null when the texts cannot make it. */
+function entryText(rows: RankedRows, table: LatestScoreTexts, id: number): string | null {
+  const slot = slotOf(rows, id);
+  const scoreSlot = slotOf(table, id);
+  if (slot < 0 || scoreSlot < 0) return null;
+  // `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the scan's id leads.
+  const scan = textAt(rows.scan, slot);
+  if (Number.parseInt(scan.slice(10), 10) !== table.scanId[scoreSlot]) return null;
+  const scores = scoreMembers(table, scoreSlot);
+  if (scores === null) return null;
+  // The reference without its last member, the country (a quote inside a JSON string is escaped).
+  const university = textAt(rows.university, slot);
+  const reference = university.slice(0, university.lastIndexOf(COUNTRY));
+  return `{"university":{${reference}},${scan.slice(scan.indexOf(SCAN_DATE) + 1)},"scores":{${scores}}}`;
+}
