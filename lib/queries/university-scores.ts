@@ -39,53 +39,72 @@ export async function universityScores(db: DB, id: number): Promise<LatestScores
   };
 }
 
-/** Every score of each latest completed scan, with its university's id; `variant` the limit or the id count. */
-const latestColumns = (db: DB) =>
+/** Each university's reference and its latest completed scan's scores; `variant` the limit or the id count. */
+const everyColumns = (db: DB) =>
   db
-    .selectFrom("latest_scans as l")
-    .innerJoin("scans as s", "s.id", "l.scan_id")
-    .select(["l.university_id", "l.scan_id", "l.completed_at"])
+    .selectFrom("universities as u")
+    .leftJoin("latest_scans as l", "l.university_id", "u.id")
+    .leftJoin("scans as s", "s.id", "l.scan_id")
+    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at", "s.id as scored_id"])
     .select(SCORE_NAMES.map((name) => `s.${name}` as const));
-const latestAfter = prepared((db, arg, limit) =>
-  latestColumns(db).where("l.university_id", ">", arg(0)).orderBy("l.university_id").limit(limit),
+const everyAfter = prepared((db, arg, limit) =>
+  everyColumns(db).where("u.id", ">", arg(0)).orderBy("u.id").limit(limit),
 );
-const latestByIds = prepared((db, arg, count) =>
-  latestColumns(db).where(
-    "l.university_id",
+const everyByIds = prepared((db, arg, count) =>
+  everyColumns(db).where(
+    "u.id",
     "in",
     Array.from({ length: count }, (_, i) => arg(i)),
   ),
 );
 
-type LatestRow = { university_id: number | string; scan_id: number | string; completed_at: string };
-const latestOfRow = (row: LatestRow): { id: number; scores: LatestScores } => ({
-  id: Number(row.university_id),
-  scores: {
-    scan_id: Number(row.scan_id),
-    completed_at: row.completed_at,
-    ...pickScores(row as Record<string, unknown>),
-  },
-});
-
-/**
- * `universityScores` of up to `limit` universities with a latest completed scan and ids above `afterId`,
- * ascending: for reading them all in runs.
- */
-export async function latestScoresAfter(
-  db: DB,
-  afterId: number,
-  limit: number,
-): Promise<{ id: number; scores: LatestScores }[]> {
-  return (await latestAfter(db, [afterId], limit)).map(latestOfRow);
+/** A university, and its latest completed scan's scores as `universityScores` gives them (null without one). */
+export interface UniversityLatestScores {
+  reference: { id: number; domain: string; name: string };
+  scores: LatestScores | null;
+  /** A latest scan whose row is missing: `universityScores` answers null scores, `compare` null. */
+  scoresMissing: boolean;
 }
 
-/** `universityScores` of the given universities that have a latest completed scan, by university id. */
-export async function latestScoresOf(db: DB, ids: readonly number[]): Promise<Map<number, LatestScores>> {
-  const out = new Map<number, LatestScores>();
+type EveryRow = {
+  id: number | string;
+  domain: string;
+  name: string;
+  scan_id: number | string | null;
+  completed_at: string | null;
+  scored_id: number | string | null;
+};
+const ofRow = (row: EveryRow): UniversityLatestScores => {
+  const id = Number(row.id);
+  const scanned = row.scan_id != null && row.completed_at != null;
+  return {
+    reference: { id, domain: row.domain, name: row.name },
+    scores: scanned
+      ? {
+          scan_id: Number(row.scan_id),
+          completed_at: row.completed_at as string,
+          ...pickScores(row as unknown as Record<string, unknown>),
+        }
+      : null,
+    scoresMissing: scanned && row.scored_id == null,
+  };
+};
+
+/** Up to `limit` universities with ids above `afterId`, ascending, with their latest scores: to read all in runs. */
+export async function latestScoresAfter(db: DB, afterId: number, limit: number): Promise<UniversityLatestScores[]> {
+  return (await everyAfter(db, [afterId], limit)).map(ofRow);
+}
+
+/** The given universities that exist, with their latest scores, by id. */
+export async function latestScoresOf(
+  db: DB,
+  ids: readonly number[],
+): Promise<Map<number, UniversityLatestScores>> {
+  const out = new Map<number, UniversityLatestScores>();
   if (ids.length === 0) return out;
-  for (const row of await latestByIds(db, ids, ids.length)) {
-    const { id, scores } = latestOfRow(row);
-    out.set(id, scores);
+  for (const row of await everyByIds(db, ids, ids.length)) {
+    const entry = ofRow(row);
+    out.set(entry.reference.id, entry);
   }
   return out;
 }

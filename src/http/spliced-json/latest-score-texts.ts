@@ -1,7 +1,11 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
-import { type DB, type LatestScores, SCORE_NAMES } from "../../../lib/index.ts";
+import { type DB, SCORE_NAMES } from "../../../lib/index.ts";
 import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
-import { latestScoresAfter, latestScoresOf } from "../../../lib/queries/university-scores.ts";
+import {
+  latestScoresAfter,
+  latestScoresOf,
+  type UniversityLatestScores,
+} from "../../../lib/queries/university-scores.ts";
 import {
   mergedColumn,
   mergedNumbers,
@@ -12,19 +16,22 @@ import {
 } from "./text-column.ts";
 
 /**
- * Every score of each university's latest completed scan (the core's `universityScores`), kept per data generation
- * as tenths in 16 bits each (after a write of scans, only the universities it changed are read again), so that
- * the answer is spliced from a table of texts instead of read from the database per request.
+ * Every university with every score of its latest completed scan (the core's `universityScores`), kept per data
+ * generation as tenths in 16 bits each (after a write of scans, only the universities it changed are read again),
+ * so that the answers are spliced from a table of texts instead of read from the database per request.
  */
 export interface LatestScoreTexts {
   /** University ids, ascending; a university's slot is its index here. */
   ids: Int32Array;
+  /** The latest completed scan's id; 0 when there is none. */
   scanId: Int32Array;
+  /** `"id":…,"domain":…,"name":…` of a university without a latest completed scan; empty for the others. */
+  unscannedReference: TextColumn;
   /** The scan's `completed_at` as a JSON string, quotes included. */
   completedAt: TextColumn;
   /** `SCORE_NAMES.length` codes a slot, in catalogue order: tenths 0–1000, or `NULL`. */
   tenths: Uint16Array;
-  /** 1 where every score is null or a tenth in 0–100, so that the codes say it exactly; else 0 (read as before). */
+  /** 1 where every score is null or a tenth in 0–100, so that the codes say it exactly; else 0 (read by the core). */
   exact: Uint8Array;
 }
 
@@ -48,18 +55,20 @@ class ScoreTableBuilder {
   #tenths = new Uint16Array(1024 * STRIDE);
   #exact = new Uint8Array(1024);
   readonly #completedAt = new TextColumnBuilder();
-  set(slot: number, id: number, scores: LatestScores): void {
+  readonly #unscannedReference = new TextColumnBuilder();
+  set(slot: number, { reference, scores, scoresMissing }: UniversityLatestScores): void {
     this.#ids = room(this.#ids, slot + 1);
     this.#scanId = room(this.#scanId, slot + 1);
     this.#exact = room(this.#exact, slot + 1);
     this.#tenths = room(this.#tenths, (slot + 1) * STRIDE);
-    this.#ids[slot] = id;
-    this.#scanId[slot] = scores.scan_id;
-    this.#completedAt.set(slot, JSON.stringify(scores.completed_at));
-    let exact = 1;
-    const values = scores as unknown as Record<string, number | null>;
+    this.#ids[slot] = reference.id;
+    this.#scanId[slot] = scores?.scan_id ?? 0;
+    this.#completedAt.set(slot, scores === null ? "" : JSON.stringify(scores.completed_at));
+    this.#unscannedReference.set(slot, scores === null ? JSON.stringify(reference).slice(1, -1) : "");
+    let exact = scoresMissing ? 0 : 1;
+    const values = scores as unknown as Record<string, number | null> | null;
     for (let i = 0; i < STRIDE; i++) {
-      const code = codeOf(values[SCORE_NAMES[i] as string] ?? null);
+      const code = codeOf(values?.[SCORE_NAMES[i] as string] ?? null);
       if (code < 0) exact = 0;
       this.#tenths[slot * STRIDE + i] = code < 0 ? NULL : code;
     }
@@ -70,6 +79,7 @@ class ScoreTableBuilder {
       ids: this.#ids.slice(0, count),
       scanId: this.#scanId.slice(0, count),
       completedAt: this.#completedAt.build(count),
+      unscannedReference: this.#unscannedReference.build(count),
       tenths: this.#tenths.slice(0, count * STRIDE),
       exact: this.#exact.slice(0, count),
     };
@@ -85,9 +95,9 @@ async function buildScoreTexts(db: DB): Promise<LatestScoreTexts> {
   let afterId = 0;
   for (;;) {
     const run = await latestScoresAfter(db, afterId, RUN);
-    for (const { id, scores } of run) table.set(count++, id, scores);
+    for (const entry of run) table.set(count++, entry);
     if (run.length < RUN) break;
-    afterId = run.at(-1)?.id as number;
+    afterId = run.at(-1)?.reference.id as number;
   }
   return table.build(count);
 }
@@ -108,7 +118,7 @@ async function patchScoreTexts(
   const added = [...scores.keys()].sort((a, b) => a - b);
   const builder = new ScoreTableBuilder();
   added.forEach((id, i) => {
-    builder.set(i, id, scores.get(id) as LatestScores);
+    builder.set(i, scores.get(id) as UniversityLatestScores);
   });
   const fresh = builder.build(added.length);
   const { runs } = patchById(table.ids, changed, added);
@@ -117,6 +127,7 @@ async function patchScoreTexts(
     ids: mergedNumbers(table.ids, fresh.ids, runs, n),
     scanId: mergedNumbers(table.scanId, fresh.scanId, runs, n),
     completedAt: mergedColumn(table.completedAt, fresh.completedAt, runs, n),
+    unscannedReference: mergedColumn(table.unscannedReference, fresh.unscannedReference, runs, n),
     tenths: mergedNumbers(table.tenths, fresh.tenths, runs, n, STRIDE),
     exact: mergedNumbers(table.exact, fresh.exact, runs, n),
   };
@@ -124,11 +135,12 @@ async function patchScoreTexts(
 
 const scoreTextsMemo = generationMemo((db) => buildScoreTexts(db), { patch: patchScoreTexts });
 
-/** The latest scores of every university with a completed scan, built at most once per data generation. */
+/** Every university with its latest scores, built at most once per data generation. */
 export const latestScoreTextsOf = (db: DB): Promise<LatestScoreTexts> => scoreTextsMemo(db, "");
 
-/** The JSON of a slot's `universityScores`, or null when its codes cannot say every score exactly. */
+/** The JSON of a slot's `universityScores`, or null when it has no latest scan or its codes cannot say it. */
 export function latestScoresJson(table: LatestScoreTexts, slot: number): string | null {
+  if (table.scanId[slot] === 0) return null;
   const scores = scoreMembers(table, slot);
   if (scores === null) return null;
   return `{"scan_id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},${scores}}`;

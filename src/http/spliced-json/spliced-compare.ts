@@ -9,10 +9,10 @@ const COUNTRY = ',"country":';
 const SCAN_DATE = ',"scan_date":';
 
 /**
- * The HTTP fast path of `/compare`: the core's `compare`, its entries spliced from the rankings' serialised rows
- * (the university, the scan date) and the table of latest scores. The universities not in both (never scanned,
- * unknown), or on whose latest scan they disagree (a write between the two), or with a score that is not a tenth,
- * are read by the core, in one statement, errors included. The bytes equal `JSON.stringify` of the core's answer
+ * The HTTP fast path of `/compare`: the core's `compare`, its entries spliced from the table of latest scores and,
+ * for a scanned university, the rankings' serialised rows (the university, the scan date). Universities the two do
+ * not hold alike (unknown, or a write between the two reads) or with a score that is not a tenth are read by the
+ * core, in one statement, errors included. The bytes equal `JSON.stringify` of the core's answer
  * (test/db/spliced-json.test.ts).
  */
 export async function splicedCompare(db: DB, params: CompareParams): Promise<JsonText> {
@@ -32,9 +32,14 @@ export async function splicedCompare(db: DB, params: CompareParams): Promise<Jso
 
 /** One university's entry, or null when the texts cannot make it. */
 function entryText(rows: RankedRows, table: LatestScoreTexts, id: number): string | null {
-  const slot = slotOf(rows, id);
   const scoreSlot = slotOf(table, id);
-  if (slot < 0 || scoreSlot < 0) return null;
+  if (scoreSlot < 0) return null;
+  const slot = slotOf(rows, id);
+  if (table.scanId[scoreSlot] === 0) {
+    if (slot >= 0) return null;
+    return `{"university":{${textAt(table.unscannedReference, scoreSlot)}},"scan_date":null,"scores":null}`;
+  }
+  if (slot < 0) return null;
   // `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the scan's id leads.
   const scan = textAt(rows.scan, slot);
   if (Number.parseInt(scan.slice(10), 10) !== table.scanId[scoreSlot]) return null;
