@@ -31,10 +31,20 @@ export async function universityRanking(
     .where("university_id", "=", university.id)
     .executeTakeFirst();
   if (!latest) return null;
-  const { profile } = latest;
+  return rankingByProfile(db, university.id, university.country, value, latest.profile);
+}
+
+/** `universityRanking` of a university whose latest scan's overall score and profile are known already. */
+export async function rankingByProfile(
+  db: DB,
+  id: number,
+  countryCode: string,
+  overallScore: number,
+  profile: string,
+): Promise<UniversityRanking | null> {
   const [all, country] = await Promise.all([
-    rankPosition(db, "overall_score", undefined, university.id, value, profile),
-    rankPosition(db, "overall_score", university.country, university.id, value, profile),
+    rankPosition(db, "overall_score", undefined, id, overallScore, profile),
+    rankPosition(db, "overall_score", countryCode, id, overallScore, profile),
   ]);
   if (!all || !country) return null;
   return {
@@ -42,7 +52,7 @@ export async function universityRanking(
     profile,
     rank: all.rank,
     total: all.total,
-    country: university.country,
+    country: countryCode,
     country_rank: country.rank,
     country_total: country.total,
   };

@@ -45,7 +45,7 @@ const everyColumns = (db: DB) =>
     .selectFrom("universities as u")
     .leftJoin("latest_scans as l", "l.university_id", "u.id")
     .leftJoin("scans as s", "s.id", "l.scan_id")
-    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at", "s.id as scored_id"])
+    .select(["u.id", "u.domain", "u.name", "l.scan_id", "l.completed_at", "l.profile", "s.id as scored_id"])
     .select(SCORE_NAMES.map((name) => `s.${name}` as const));
 const everyAfter = prepared((db, arg, limit) =>
   everyColumns(db).where("u.id", ">", arg(0)).orderBy("u.id").limit(limit),
@@ -62,6 +62,8 @@ const everyByIds = prepared((db, arg, count) =>
 export interface UniversityLatestScores {
   reference: { id: number; domain: string; name: string };
   scores: LatestScores | null;
+  /** The latest scan's profile (null without one). */
+  profile: string | null;
   /** A latest scan whose row is missing: `universityScores` answers null scores, `compare` null. */
   scoresMissing: boolean;
 }
@@ -72,6 +74,7 @@ type EveryRow = {
   name: string;
   scan_id: number | string | null;
   completed_at: string | null;
+  profile: string | null;
   scored_id: number | string | null;
 };
 const ofRow = (row: EveryRow): UniversityLatestScores => {
@@ -86,6 +89,7 @@ const ofRow = (row: EveryRow): UniversityLatestScores => {
           ...pickScores(row as unknown as Record<string, unknown>),
         }
       : null,
+    profile: scanned ? row.profile : null,
     scoresMissing: scanned && row.scored_id == null,
   };
 };

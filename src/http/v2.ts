@@ -8,7 +8,6 @@ import {
   checkScoreWindow,
   countryCounts,
   getScan,
-  getUniversity,
   IdParams,
   isoTimestamp,
   LeaderboardMetaSchema,
@@ -35,7 +34,6 @@ import {
   scanDiff,
   UniversityDetailSchema,
   UniversityListSchema,
-  universityRanking,
   walkRanking,
   walkRegressions,
   walkUniversities,
@@ -52,6 +50,7 @@ import {
   splicedLeaderboard,
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
+import { splicedUniversityWithRanking } from "./spliced-json/spliced-university.ts";
 import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
 
 /** v2 lists take only page, limit, search and country. */
@@ -98,10 +97,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "country, numbered as `/rankings` and `/rankings?country=` number them; null when it is not ranked.",
       params: IdParams,
       response: UniversityDetailSchema,
-      handle: async ({ params }) => {
-        const university = await getUniversity(db, params.id);
-        return { data: { ...university, ranking: await universityRanking(db, university) } };
-      },
+      handle: async ({ params }) => ({ data: await splicedUniversityWithRanking(db, params.id) }),
     }),
     route({
       path: "/api/v2/countries",

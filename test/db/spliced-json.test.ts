@@ -11,6 +11,7 @@ import {
   RankingListSchema,
   type RankingsParams,
   rankings,
+  universityRanking,
   universityScores,
   writeRecords,
 } from "../../lib/index.ts";
@@ -21,11 +22,12 @@ import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json
 import {
   splicedUniversity,
   splicedUniversityScores,
+  splicedUniversityWithRanking,
 } from "../../src/http/spliced-json/spliced-university.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
- * The HTTP layer's spliced rankings, leaderboards and v1 universities must be, byte for byte, `JSON.stringify`
+ * The HTTP layer's spliced rankings, leaderboards, universities, scores and comparisons must be, byte for byte, `JSON.stringify`
  * of the core's typed answer: same rows, key order, number formatting and escapes, on every database, also after
  * a write; and their CSV the CSV of that answer.
  */
@@ -60,6 +62,8 @@ function records(): IngestRecord[] {
       tech_ssl_score: i % 11 === 0 ? null : (i % 20) * 5,
       tech_seo_score: i % 2 ? 70 : 70.5,
       tech_hsts_score: i % 7,
+      // Three profiles: v2 ranks a university among its profile's.
+      profile: ["site,availability", "site,availability,browser", "unknown"][i % 3]!,
       green_hosting_score: i % 4 === 0 ? null : 100,
     });
   }
@@ -97,7 +101,7 @@ function rankingParams(): RankingsParams[] {
   return out;
 }
 
-describeEachDatabase("http: spliced rankings, leaderboards and v1 universities", (get) => {
+describeEachDatabase("http: spliced rankings, leaderboards, universities, scores and comparisons", (get) => {
   beforeAll(async () => {
     const db = get().db;
     await writeRecords(db, records());
@@ -141,12 +145,23 @@ describeEachDatabase("http: spliced rankings, leaderboards and v1 universities",
     expect(splicedCount).toBeGreaterThanOrEqual(COUNT);
     const missing = (ids.at(-1) ?? 0) + 1;
     await expect(splicedUniversity(db, missing)).rejects.toThrow(`University ${missing} does not exist`);
-    // v1 /universities/{id}/scores: the same bytes, or the same error (unknown, never scanned).
     const outcome = (answer: Promise<unknown>) =>
       answer.then(
         (value) => ({ spliced: value instanceof JsonText, json: jsonOf(value) }),
         (e: Error) => ({ spliced: false, json: e.message }),
       );
+    // v2 /universities/{id}: the university with its latest scan and its ranking by its profile.
+    let ranked = 0;
+    for (const id of [...ids, missing]) {
+      const core = await outcome(
+        getUniversity(db, id).then(async (u) => ({ ...u, ranking: await universityRanking(db, u) })),
+      );
+      const spliced = await outcome(splicedUniversityWithRanking(db, id));
+      expect(spliced.json).toBe(core.json);
+      if (spliced.json.includes('"rank":')) ranked++;
+    }
+    expect(ranked).toBeGreaterThan(COUNT * 0.9);
+    // v1 /universities/{id}/scores: the same bytes, or the same error (unknown, never scanned).
     const kinds = { spliced: 0, read: 0, errors: 0 };
     for (const id of [...ids, missing]) {
       const core = await outcome(universityScores(db, id));

@@ -155,9 +155,10 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
       "lib/queries/rank.ts",
       "lib/queries/ranked-details.ts",
       "lib/queries/rankings.ts",
+      "lib/queries/university-ranking.ts",
       "lib/queries/university-scores.ts",
     ],
-    why: "the spliced JSON of rankings, universities, scores and comparisons is built from the core's internals (rankings, details, latest scores, the parsing of ids), per data generation, and patched as they are",
+    why: "the spliced JSON of rankings, universities, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, the parsing of ids), per data generation, and patched as they are",
   },
   "src/http/app.ts": {
     files: ["lib/db/generation.ts"],

@@ -31,11 +31,31 @@ export interface LatestScoreTexts {
   completedAt: TextColumn;
   /** `SCORE_NAMES.length` codes a slot, in catalogue order: tenths 0–1000, or `NULL`. */
   tenths: Uint16Array;
+  /** The latest scan's profile, as a code of `PROFILE_NAMES`. */
+  profile: Uint8Array;
   /** 1 where every score is null or a tenth in 0–100, so that the codes say it exactly; else 0 (read by the core). */
   exact: Uint8Array;
 }
 
 const STRIDE = SCORE_NAMES.length;
+const OVERALL = SCORE_NAMES.indexOf("overall_score");
+
+/** Profile names by code, the same for every table (patches merge codes); code 255: none, or one too many. */
+const PROFILE_NAMES: string[] = [];
+const PROFILE_CODES = new Map<string, number>();
+const NO_PROFILE = 255;
+
+function profileCode(name: string | null): number {
+  if (name === null) return NO_PROFILE;
+  let code = PROFILE_CODES.get(name);
+  if (code === undefined) {
+    if (PROFILE_NAMES.length >= NO_PROFILE) return NO_PROFILE;
+    code = PROFILE_NAMES.length;
+    PROFILE_NAMES.push(name);
+    PROFILE_CODES.set(name, code);
+  }
+  return code;
+}
 const NULL = 0xffff;
 /** The JSON of each code: `k / 10` for tenths, `null`. */
 const VALUE_TEXT: readonly string[] = Array.from({ length: 1001 }, (_, k) => JSON.stringify(k / 10));
@@ -54,12 +74,15 @@ class ScoreTableBuilder {
   #scanId = new Int32Array(1024);
   #tenths = new Uint16Array(1024 * STRIDE);
   #exact = new Uint8Array(1024);
+  #profile = new Uint8Array(1024);
   readonly #completedAt = new TextColumnBuilder();
   readonly #unscannedReference = new TextColumnBuilder();
-  set(slot: number, { reference, scores, scoresMissing }: UniversityLatestScores): void {
+  set(slot: number, { reference, scores, profile, scoresMissing }: UniversityLatestScores): void {
     this.#ids = room(this.#ids, slot + 1);
     this.#scanId = room(this.#scanId, slot + 1);
     this.#exact = room(this.#exact, slot + 1);
+    this.#profile = room(this.#profile, slot + 1);
+    this.#profile[slot] = profileCode(profile);
     this.#tenths = room(this.#tenths, (slot + 1) * STRIDE);
     this.#ids[slot] = reference.id;
     this.#scanId[slot] = scores?.scan_id ?? 0;
@@ -82,6 +105,7 @@ class ScoreTableBuilder {
       unscannedReference: this.#unscannedReference.build(count),
       tenths: this.#tenths.slice(0, count * STRIDE),
       exact: this.#exact.slice(0, count),
+      profile: this.#profile.slice(0, count),
     };
   }
 }
@@ -130,6 +154,7 @@ async function patchScoreTexts(
     unscannedReference: mergedColumn(table.unscannedReference, fresh.unscannedReference, runs, n),
     tenths: mergedNumbers(table.tenths, fresh.tenths, runs, n, STRIDE),
     exact: mergedNumbers(table.exact, fresh.exact, runs, n),
+    profile: mergedNumbers(table.profile, fresh.profile, runs, n),
   };
 }
 
@@ -156,4 +181,23 @@ export function scoreMembers(table: LatestScoreTexts, slot: number): string | nu
     text += `${i === 0 ? "" : ","}${KEY_TEXT[i]}${code === NULL ? "null" : VALUE_TEXT[code]}`;
   }
   return text;
+}
+
+/**
+ * What v2 `/universities/{id}` needs of a slot's latest scan: `latest_scan` as JSON, the overall score and the
+ * profile; null when it has none, or the table cannot say it exactly.
+ */
+export function latestScanOf(
+  table: LatestScoreTexts,
+  slot: number,
+): { json: string; overallScore: number | null; profile: string } | null {
+  const code = table.profile[slot] as number;
+  if (table.scanId[slot] === 0 || table.exact[slot] !== 1 || code === NO_PROFILE) return null;
+  const overall = table.tenths[slot * STRIDE + OVERALL] as number;
+  const overallText = overall === NULL ? "null" : (VALUE_TEXT[overall] as string);
+  return {
+    json: `{"id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},"overall_score":${overallText}}`,
+    overallScore: overall === NULL ? null : overall / 10,
+    profile: PROFILE_NAMES[code] as string,
+  };
 }

@@ -16,6 +16,7 @@ import {
   TEXTS_PER_CHUNK,
   type TextColumn,
   TextColumnBuilder,
+  textAt,
 } from "./text-column.ts";
 
 /**
@@ -135,6 +136,10 @@ const rankedRowsMemo = generationMemo((db) => buildRankedRows(db), { patch: patc
 
 /** The serialised details of every ranked university, built at most once per data generation. */
 export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, "");
+
+/** The id of a slot's latest scan, which leads its `scan` text (`"scan_id":…,"scan_date":…`). */
+export const scanIdAt = (rows: RankedRows, slot: number): number =>
+  Number.parseInt(textAt(rows.scan, slot).slice('"scan_id":'.length), 10);
 
 /**
  * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university.

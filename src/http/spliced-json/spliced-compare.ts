@@ -2,7 +2,7 @@ import type { CompareParams, DB } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
 import { JsonText } from "./json-text.ts";
 import { type LatestScoreTexts, latestScoreTextsOf, scoreMembers } from "./latest-score-texts.ts";
-import { type RankedRows, rankedRowsOf } from "./ranked-row-texts.ts";
+import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf, textAt } from "./text-column.ts";
 
 const COUNTRY = ',"country":';
@@ -40,9 +40,8 @@ function entryText(rows: RankedRows, table: LatestScoreTexts, id: number): strin
     return `{"university":{${textAt(table.unscannedReference, scoreSlot)}},"scan_date":null,"scores":null}`;
   }
   if (slot < 0) return null;
-  // `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the scan's id leads.
+  if (scanIdAt(rows, slot) !== table.scanId[scoreSlot]) return null;
   const scan = textAt(rows.scan, slot);
-  if (Number.parseInt(scan.slice(10), 10) !== table.scanId[scoreSlot]) return null;
   const scores = scoreMembers(table, scoreSlot);
   if (scores === null) return null;
   // The reference without its last member, the country (a quote inside a JSON string is escaped).

@@ -1,8 +1,15 @@
-import { type DB, getUniversity, universityScores } from "../../../lib/index.ts";
+import { type DB, getUniversity, universityRanking, universityScores } from "../../../lib/index.ts";
+import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
 import { JsonText } from "./json-text.ts";
-import { latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
-import { rankedRowsOf } from "./ranked-row-texts.ts";
+import { latestScanOf, latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
+import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf, textAt } from "./text-column.ts";
+
+const COUNTRY = ',"country":';
+
+/** `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…` of a slot. */
+const universityMembers = (rows: RankedRows, slot: number) =>
+  `${textAt(rows.university, slot)},"created_at":${textAt(rows.createdAt, slot)},"scan_count":${rows.scanCount[slot]}`;
 
 /**
  * The HTTP fast path of v1 `/universities/{id}`: the core's `getUniversity` without its latest scan, spliced from
@@ -17,8 +24,32 @@ export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
     const { latest_scan: _, ...university } = await getUniversity(db, id);
     return university;
   }
+  return new JsonText(`{${universityMembers(rows, slot)}}`);
+}
+
+/**
+ * The HTTP fast path of v2 `/universities/{id}`: the core's `getUniversity` with `universityRanking`, the university
+ * from the rankings' texts, its latest scan and profile from the table of latest scores, its ranking from the
+ * in-memory rankings. A university the two do not hold alike (unscanned, unknown, a write between the two reads, a
+ * score that is not a tenth) is read by the core.
+ */
+export async function splicedUniversityWithRanking(db: DB, id: number): Promise<unknown> {
+  const [rows, table] = await Promise.all([rankedRowsOf(db), latestScoreTextsOf(db)]);
+  const slot = slotOf(rows, id);
+  const scoreSlot = slotOf(table, id);
+  const latest = slot < 0 || scoreSlot < 0 ? null : latestScanOf(table, scoreSlot);
+  if (latest === null || scanIdAt(rows, slot) !== table.scanId[scoreSlot]) {
+    const university = await getUniversity(db, id);
+    return { ...university, ranking: await universityRanking(db, university) };
+  }
+  const reference = textAt(rows.university, slot);
+  const country = JSON.parse(reference.slice(reference.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
+  const ranking =
+    latest.overallScore === null
+      ? null
+      : await rankingByProfile(db, id, country, latest.overallScore, latest.profile);
   return new JsonText(
-    `{${textAt(rows.university, slot)},"created_at":${textAt(rows.createdAt, slot)},"scan_count":${rows.scanCount[slot]}}`,
+    `{${universityMembers(rows, slot)},"latest_scan":${latest.json},"ranking":${JSON.stringify(ranking)}}`,
   );
 }
 
