@@ -95,7 +95,11 @@ const ofRow = (row: EveryRow): UniversityLatestScores => {
 };
 
 /** Up to `limit` universities with ids above `afterId`, ascending, with their latest scores: to read all in runs. */
-export async function latestScoresAfter(db: DB, afterId: number, limit: number): Promise<UniversityLatestScores[]> {
+export async function latestScoresAfter(
+  db: DB,
+  afterId: number,
+  limit: number,
+): Promise<UniversityLatestScores[]> {
   return (await everyAfter(db, [afterId], limit)).map(ofRow);
 }
 
