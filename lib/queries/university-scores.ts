@@ -58,14 +58,14 @@ const everyByIds = prepared((db, arg, count) =>
   ),
 );
 
-/** A university, and its latest completed scan's scores as `universityScores` gives them (null without one). */
+/** A university, its latest completed scan and that scan's scores. */
 export interface UniversityLatestScores {
+  id: number;
   reference: { id: number; domain: string; name: string };
-  scores: LatestScores | null;
-  /** The latest scan's profile (null without one). */
-  profile: string | null;
-  /** A latest scan whose row is missing: `universityScores` answers null scores, `compare` null. */
-  scoresMissing: boolean;
+  /** null without a latest completed scan. */
+  scan: { id: number; completed_at: string; profile: string } | null;
+  /** null without a latest completed scan, or when that scan's row is missing. */
+  scores: Scores | null;
 }
 
 type EveryRow = {
@@ -79,18 +79,16 @@ type EveryRow = {
 };
 const ofRow = (row: EveryRow): UniversityLatestScores => {
   const id = Number(row.id);
-  const scanned = row.scan_id != null && row.completed_at != null;
+  const scan =
+    row.scan_id == null || row.completed_at == null
+      ? null
+      : { id: Number(row.scan_id), completed_at: row.completed_at, profile: row.profile ?? "" };
   return {
+    id,
     reference: { id, domain: row.domain, name: row.name },
-    scores: scanned
-      ? {
-          scan_id: Number(row.scan_id),
-          completed_at: row.completed_at as string,
-          ...pickScores(row as unknown as Record<string, unknown>),
-        }
-      : null,
-    profile: scanned ? row.profile : null,
-    scoresMissing: scanned && row.scored_id == null,
+    scan,
+    scores:
+      scan === null || row.scored_id == null ? null : pickScores(row as unknown as Record<string, unknown>),
   };
 };
 
@@ -112,7 +110,7 @@ export async function latestScoresOf(
   if (ids.length === 0) return out;
   for (const row of await everyByIds(db, ids, ids.length)) {
     const entry = ofRow(row);
-    out.set(entry.reference.id, entry);
+    out.set(entry.id, entry);
   }
   return out;
 }

@@ -169,8 +169,10 @@ async function expectAsBuilt(db: DB) {
   expect([...table.ids]).toEqual(all);
   const scores = await latestScoresOf(db, all);
   all.forEach((id, slot) => {
-    const want = scores.get(id)?.scores;
-    expect(latestScoresJson(table, slot)).toBe(want ? JSON.stringify(want) : null);
+    const { scan, scores: want } = scores.get(id) ?? {};
+    expect(latestScoresJson(table, slot)).toBe(
+      scan && want ? JSON.stringify({ scan_id: scan.id, completed_at: scan.completed_at, ...want }) : null,
+    );
   });
 }
 

@@ -149,6 +149,7 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
   "src/http/spliced-json/": {
     files: [
       "lib/db/generation-memo.ts",
+      "lib/db/keyset-batches.ts",
       "lib/queries/compare.ts",
       "lib/queries/leaderboard.ts",
       "lib/queries/patch-runs.ts",

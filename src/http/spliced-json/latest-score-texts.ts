@@ -1,4 +1,5 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
+import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import { type DB, SCORE_NAMES } from "../../../lib/index.ts";
 import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import {
@@ -9,6 +10,7 @@ import {
 import {
   mergedColumn,
   mergedNumbers,
+  patchableChunks,
   room,
   type TextColumn,
   TextColumnBuilder,
@@ -77,18 +79,19 @@ class ScoreTableBuilder {
   #profile = new Uint8Array(1024);
   readonly #completedAt = new TextColumnBuilder();
   readonly #unscannedReference = new TextColumnBuilder();
-  set(slot: number, { reference, scores, profile, scoresMissing }: UniversityLatestScores): void {
+  set(slot: number, { id, reference, scan, scores }: UniversityLatestScores): void {
     this.#ids = room(this.#ids, slot + 1);
     this.#scanId = room(this.#scanId, slot + 1);
     this.#exact = room(this.#exact, slot + 1);
     this.#profile = room(this.#profile, slot + 1);
-    this.#profile[slot] = profileCode(profile);
     this.#tenths = room(this.#tenths, (slot + 1) * STRIDE);
-    this.#ids[slot] = reference.id;
-    this.#scanId[slot] = scores?.scan_id ?? 0;
-    this.#completedAt.set(slot, scores === null ? "" : JSON.stringify(scores.completed_at));
-    this.#unscannedReference.set(slot, scores === null ? JSON.stringify(reference).slice(1, -1) : "");
-    let exact = scoresMissing ? 0 : 1;
+    this.#ids[slot] = id;
+    this.#scanId[slot] = scan?.id ?? 0;
+    this.#profile[slot] = profileCode(scan?.profile ?? null);
+    this.#completedAt.set(slot, scan === null ? "" : JSON.stringify(scan.completed_at));
+    this.#unscannedReference.set(slot, scan === null ? JSON.stringify(reference).slice(1, -1) : "");
+    // A scan whose scores row is missing: the core answers it.
+    let exact = scan !== null && scores === null ? 0 : 1;
     const values = scores as unknown as Record<string, number | null> | null;
     for (let i = 0; i < STRIDE; i++) {
       const code = codeOf(values?.[SCORE_NAMES[i] as string] ?? null);
@@ -116,19 +119,11 @@ const RUN = 512;
 async function buildScoreTexts(db: DB): Promise<LatestScoreTexts> {
   const table = new ScoreTableBuilder();
   let count = 0;
-  let afterId = 0;
-  for (;;) {
-    const run = await latestScoresAfter(db, afterId, RUN);
+  for await (const run of keysetBatches(RUN, (after) => latestScoresAfter(db, after, RUN))) {
     for (const entry of run) table.set(count++, entry);
-    if (run.length < RUN) break;
-    afterId = run.at(-1)?.reference.id as number;
   }
   return table.build(count);
 }
-
-/** Chunks `completedAt` may have before a patch builds afresh instead (as the rankings' rows). */
-const chunkLimit = (table: LatestScoreTexts) =>
-  Math.min(65_000, 2 * Math.ceil(table.ids.length / 256) + 1_024);
 
 /** The table of an earlier generation with the `changed` universities read again. */
 async function patchScoreTexts(
@@ -137,7 +132,7 @@ async function patchScoreTexts(
   table: LatestScoreTexts,
   changed: ReadonlySet<number>,
 ): Promise<LatestScoreTexts | null> {
-  if (table.completedAt.chunks.length + 2 > chunkLimit(table)) return null;
+  if (table.completedAt.chunks.length + 2 > patchableChunks(table.ids.length)) return null;
   const scores = await latestScoresOf(db, [...changed]);
   const added = [...scores.keys()].sort((a, b) => a - b);
   const builder = new ScoreTableBuilder();

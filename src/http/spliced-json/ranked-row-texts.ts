@@ -1,4 +1,5 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
+import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import type { DB } from "../../../lib/index.ts";
 import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
@@ -11,9 +12,9 @@ import { JsonRows } from "./json-text.ts";
 import {
   mergedColumn,
   mergedNumbers,
+  patchableChunks,
   room,
   slotOf,
-  TEXTS_PER_CHUNK,
   type TextColumn,
   TextColumnBuilder,
   textAt,
@@ -51,17 +52,13 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
   let ids = new Int32Array(1024);
   const columns = new ColumnsBuilder();
   let count = 0;
-  let afterId = 0;
-  for (;;) {
-    const run = await rankedDetailsAfter(db, afterId, RUN);
+  for await (const run of keysetBatches(RUN, (after) => rankedDetailsAfter(db, after, RUN))) {
     ids = room(ids, count + run.length);
     for (const { id, details } of run) {
       ids[count] = id;
       columns.set(count, details);
       count++;
     }
-    if (run.length < RUN) break;
-    afterId = ids[count - 1]!;
   }
   return { ids: ids.slice(0, count), ...columns.build(count) };
 }
@@ -93,16 +90,9 @@ class ColumnsBuilder {
 }
 
 /**
- * Chunks a column may have before a patch builds afresh instead: about twice a build's, and a thousand small
- * ones of patches (their superseded texts stay in the old chunks until then); `TextColumn.chunk` is 16 bits.
- */
-const chunkLimit = (rows: RankedRows) =>
-  Math.min(65_000, 2 * Math.ceil(rows.ids.length / TEXTS_PER_CHUNK) + 1_024);
-
-/**
  * Serialised rows of an earlier generation brought up to date: the `changed` universities are read again, their
  * texts go into chunks of their own, and every other slot keeps its text where it is. The same texts as a build
- * (tested against one); null, for a build, once the chunks pass `chunkLimit`.
+ * (tested against one); null, for a build, once the chunks pass `patchableChunks`.
  */
 async function patchRankedRows(
   db: DB,
@@ -110,7 +100,7 @@ async function patchRankedRows(
   rows: RankedRows,
   changed: ReadonlySet<number>,
 ): Promise<RankedRows | null> {
-  if (rows.university.chunks.length + 2 > chunkLimit(rows)) return null;
+  if (rows.university.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
   const details = await rankedDetailsOf(db, [...changed]);
   const added = [...details.keys()].sort((a, b) => a - b);
   const columns = new ColumnsBuilder();

@@ -19,7 +19,13 @@ export function textAt(column: TextColumn, slot: number): string {
 }
 
 /** Texts per chunk: a chunk is joined as soon as it is full, so the short texts become garbage as they come. */
-export const TEXTS_PER_CHUNK = 256;
+const TEXTS_PER_CHUNK = 256;
+/**
+ * Chunks a column of `slots` texts may have before a patch builds afresh instead: about twice a build's, and a
+ * thousand small ones of patches (their superseded texts stay in the old chunks until then); `chunk` is 16 bits.
+ */
+export const patchableChunks = (slots: number): number =>
+  Math.min(65_000, 2 * Math.ceil(slots / TEXTS_PER_CHUNK) + 1_024);
 /** Anything beyond Latin-1 makes a JavaScript string two bytes a character, so such texts get chunks of their own. */
 const WIDE = /[\u0100-\uffff]/;
 
