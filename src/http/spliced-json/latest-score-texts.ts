@@ -41,6 +41,12 @@ export interface LatestScoreTexts {
 
 const STRIDE = SCORE_NAMES.length;
 const OVERALL = SCORE_NAMES.indexOf("overall_score");
+/** The code of a score not measured. */
+const NULL = 0xffff;
+/** The JSON of each tenth's code, `k / 10`. */
+const VALUE_TEXT: readonly string[] = Array.from({ length: 1001 }, (_, k) => JSON.stringify(k / 10));
+/** `"<name>":` of each score, in catalogue order. */
+const KEY_TEXT: readonly string[] = SCORE_NAMES.map((name) => `${JSON.stringify(name)}:`);
 
 /** Profile names by code, the same for every table (patches merge codes); code 255: none, or one too many. */
 const PROFILE_NAMES: string[] = [];
@@ -58,11 +64,6 @@ function profileCode(name: string | null): number {
   }
   return code;
 }
-const NULL = 0xffff;
-/** The JSON of each code: `k / 10` for tenths, `null`. */
-const VALUE_TEXT: readonly string[] = Array.from({ length: 1001 }, (_, k) => JSON.stringify(k / 10));
-/** `"<name>":` of each score, in catalogue order. */
-const KEY_TEXT: readonly string[] = SCORE_NAMES.map((name) => `${JSON.stringify(name)}:`);
 
 /** The code of a score, or -1 when a code cannot say it exactly. */
 function codeOf(value: number | null): number {
