@@ -186,9 +186,11 @@ export interface RankPosition {
   total: number;
 }
 
-/** Position of `id` among the ties of `value`, which the ranking orders by university id: a binary search. */
-function positionOf(ranking: Ranking, value: number, id: number): number {
-  let lo = firstAtMost(ranking.scores, value, false);
+/**
+ * Position of `id` among the ties of `value` (which begin at `tieStart`), ordered by university id: a binary search.
+ */
+function positionOf(ranking: Ranking, tieStart: number, value: number, id: number): number {
+  let lo = tieStart;
   let hi = firstAtMost(ranking.scores, value, true);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -214,9 +216,12 @@ export async function rankPosition(
   profile?: string | null,
 ): Promise<RankPosition | null> {
   const ranking = await rankingOf(db, score, country, profile);
-  let i = positionOf(ranking, value, universityId);
-  if (i < 0) i = ranking.ids.indexOf(universityId);
-  return i < 0 ? null : { rank: rankAt(ranking, i), total: ranking.ids.length };
+  const total = ranking.ids.length;
+  // Found among its value's ties, its competition rank is where they begin.
+  const tieStart = firstAtMost(ranking.scores, value, false);
+  if (positionOf(ranking, tieStart, value, universityId) >= 0) return { rank: tieStart + 1, total };
+  const i = ranking.ids.indexOf(universityId);
+  return i < 0 ? null : { rank: rankAt(ranking, i), total };
 }
 
 /** The universities ranked by a score, in ranking order (the memoised ranking's own array: do not change it). */
