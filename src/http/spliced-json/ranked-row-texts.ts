@@ -131,6 +131,27 @@ export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, 
 export const scanIdAt = (rows: RankedRows, slot: number): number =>
   Number.parseInt(textAt(rows.scan, slot).slice('"scan_id":'.length), 10);
 
+/** `"scan_date":"YYYY-MM-DD"`: the last member of a slot's `scan` text. */
+export function scanDateAt(rows: RankedRows, slot: number): string {
+  const scan = textAt(rows.scan, slot);
+  return scan.slice(scan.indexOf(',"scan_date":') + 1);
+}
+
+const COUNTRY = ',"country":';
+
+/** `"id":…,"domain":…,"name":…`: a slot's `university` text without its last member, the country. */
+export function referenceAt(rows: RankedRows, slot: number): string {
+  const university = textAt(rows.university, slot);
+  // A quote inside a JSON string is escaped, so the last `,"country":` is the member's.
+  return university.slice(0, university.lastIndexOf(COUNTRY));
+}
+
+/** The country code of a slot's `university` text, its last member. */
+export function countryAt(rows: RankedRows, slot: number): string {
+  const university = textAt(rows.university, slot);
+  return JSON.parse(university.slice(university.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
+}
+
 /**
  * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university.
  * A row whose university has no details (a write between the ranking and these details) is left out.

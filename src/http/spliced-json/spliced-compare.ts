@@ -2,11 +2,8 @@ import type { CompareParams, DB } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
 import { JsonText } from "./json-text.ts";
 import { type LatestScoreTexts, latestScoreTextsOf, scoreMembers } from "./latest-score-texts.ts";
-import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
+import { type RankedRows, rankedRowsOf, referenceAt, scanDateAt, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf, textAt } from "./text-column.ts";
-
-const COUNTRY = ',"country":';
-const SCAN_DATE = ',"scan_date":';
 
 /**
  * The HTTP fast path of `/compare`: the core's `compare`, its entries spliced from the table of latest scores and,
@@ -41,11 +38,7 @@ function entryText(rows: RankedRows, table: LatestScoreTexts, id: number): strin
   }
   if (slot < 0) return null;
   if (scanIdAt(rows, slot) !== table.scanId[scoreSlot]) return null;
-  const scan = textAt(rows.scan, slot);
   const scores = scoreMembers(table, scoreSlot);
   if (scores === null) return null;
-  // The reference without its last member, the country (a quote inside a JSON string is escaped).
-  const university = textAt(rows.university, slot);
-  const reference = university.slice(0, university.lastIndexOf(COUNTRY));
-  return `{"university":{${reference}},${scan.slice(scan.indexOf(SCAN_DATE) + 1)},"scores":{${scores}}}`;
+  return `{"university":{${referenceAt(rows, slot)}},${scanDateAt(rows, slot)},"scores":{${scores}}}`;
 }

@@ -2,10 +2,8 @@ import { type DB, getUniversity, universityRanking, universityScores } from "../
 import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
 import { JsonText } from "./json-text.ts";
 import { latestScanOf, latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
-import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
+import { countryAt, type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf, textAt } from "./text-column.ts";
-
-const COUNTRY = ',"country":';
 
 /** `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…` of a slot. */
 const universityMembers = (rows: RankedRows, slot: number) =>
@@ -42,8 +40,7 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
     const university = await getUniversity(db, id);
     return { ...university, ranking: await universityRanking(db, university) };
   }
-  const reference = textAt(rows.university, slot);
-  const country = JSON.parse(reference.slice(reference.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
+  const country = countryAt(rows, slot);
   const ranking =
     latest.overallScore === null
       ? null
