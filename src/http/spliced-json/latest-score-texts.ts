@@ -1,13 +1,13 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import { type DB, SCORE_NAMES } from "../../../lib/index.ts";
-import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import {
   latestScoresAfter,
   latestScoresOf,
   type UniversityLatestScores,
 } from "../../../lib/queries/university-scores.ts";
 import {
+  changedSlots,
   mergedColumn,
   mergedNumbers,
   patchableChunks,
@@ -134,15 +134,16 @@ async function patchScoreTexts(
   changed: ReadonlySet<number>,
 ): Promise<LatestScoreTexts | null> {
   if (table.completedAt.chunks.length + 2 > patchableChunks(table.ids.length)) return null;
-  const scores = await latestScoresOf(db, [...changed]);
-  const added = [...scores.keys()].sort((a, b) => a - b);
-  const builder = new ScoreTableBuilder();
-  added.forEach((id, i) => {
-    builder.set(i, scores.get(id) as UniversityLatestScores);
-  });
-  const fresh = builder.build(added.length);
-  const { runs } = patchById(table.ids, changed, added);
-  const n = patchedLength(runs);
+  const { fresh, runs, n } = await changedSlots(
+    table.ids,
+    changed,
+    (ids) => latestScoresOf(db, ids),
+    (entries) => {
+      const builder = new ScoreTableBuilder();
+      for (const [i, entry] of entries.entries()) builder.set(i, entry);
+      return builder.build(entries.length);
+    },
+  );
   return {
     ids: mergedNumbers(table.ids, fresh.ids, runs, n),
     scanId: mergedNumbers(table.scanId, fresh.scanId, runs, n),

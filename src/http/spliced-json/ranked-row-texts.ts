@@ -1,7 +1,6 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import type { DB } from "../../../lib/index.ts";
-import { patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import {
   type RankedDetails,
@@ -10,6 +9,7 @@ import {
 } from "../../../lib/queries/ranked-details.ts";
 import { JsonRows } from "./json-text.ts";
 import {
+  changedSlots,
   mergedColumn,
   mergedNumbers,
   patchableChunks,
@@ -24,7 +24,7 @@ import {
  * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
  * `RankedDetails`), serialised once per data generation by `JSON.stringify` of each part (after a write of
  * scans, only the universities it changed). A page then costs a lookup and a concatenation per row: no read of
- * the database, no serialisation of objects. The texts are kept as runs of a few long strings (about 240 bytes a university, no
+ * the database, no serialisation of objects. The texts are kept as runs of a few long strings (about 260 bytes a university, no
  * object per row for the collector to trace).
  */
 export interface RankedRows {
@@ -101,16 +101,16 @@ async function patchRankedRows(
   changed: ReadonlySet<number>,
 ): Promise<RankedRows | null> {
   if (rows.university.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
-  const details = await rankedDetailsOf(db, [...changed]);
-  const added = [...details.keys()].sort((a, b) => a - b);
-  const columns = new ColumnsBuilder();
-  added.forEach((id, i) => {
-    columns.set(i, details.get(id) as RankedDetails);
-  });
-  const fresh = columns.build(added.length);
-  // Where the changed universities stood, and where each added one goes: the ids are ascending.
-  const { runs } = patchById(rows.ids, changed, added);
-  const n = patchedLength(runs);
+  const { added, fresh, runs, n } = await changedSlots(
+    rows.ids,
+    changed,
+    (ids) => rankedDetailsOf(db, ids),
+    (entries) => {
+      const columns = new ColumnsBuilder();
+      for (const [i, details] of entries.entries()) columns.set(i, details);
+      return columns.build(entries.length);
+    },
+  );
   return {
     ids: mergedNumbers(rows.ids, Int32Array.from(added), runs, n),
     university: mergedColumn(rows.university, fresh.university, runs, n),

@@ -1,4 +1,4 @@
-import type { PatchRun } from "../../../lib/queries/patch-runs.ts";
+import { type PatchRun, patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 
 /**
  * Columns of short texts and numbers by slot, a slot being a university's index in an ascending array of ids: what
@@ -128,6 +128,25 @@ export function mergedNumbers<A extends Int32Array | Uint16Array | Uint8Array>(
     else out.set(old.subarray(run.from * stride, run.to * stride), run.out * stride);
   }
   return out;
+}
+
+/**
+ * What a patch of columns needs after a write changed some universities: their entries read again (`read`, by id;
+ * those it no longer holds leave), made into fresh columns by `build` in ascending id order, and the runs that
+ * merge those into the old slots (`ids`), with the patched length.
+ */
+export async function changedSlots<E, C>(
+  ids: Int32Array,
+  changed: ReadonlySet<number>,
+  read: (ids: number[]) => Promise<Map<number, E>>,
+  build: (entries: E[]) => C,
+): Promise<{ added: number[]; fresh: C; runs: PatchRun[]; n: number }> {
+  const entries = await read([...changed]);
+  const added = [...entries.keys()].sort((a, b) => a - b);
+  const fresh = build(added.map((id) => entries.get(id) as E));
+  // Where the changed universities stood, and where each added one goes: the ids are ascending.
+  const { runs } = patchById(ids, changed, added);
+  return { added, fresh, runs, n: patchedLength(runs) };
 }
 
 /** The slot of a university id, or -1 when the columns have none for it. */
