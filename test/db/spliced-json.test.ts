@@ -175,8 +175,8 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     expect(kinds.spliced).toBeGreaterThan(COUNT * 0.9);
     expect(kinds.read).toBeGreaterThanOrEqual(Math.floor(COUNT / 13));
     expect(kinds.errors).toBe(7);
-    // /compare: the same bytes or error for groups of 2–10 ids; the unscanned (the last six ids) and those with a
-    // score that is not a tenth (ids divisible by 13) in some, read by the core beside the spliced ones.
+    // /compare: the same bytes or error for groups of 2–10 ids; in some the unscanned (the last six ids, from the
+    // table's references) and those with a score that is not a tenth (ids divisible by 13, read by the core).
     const groups: string[] = ["1", "1,1", "a,b", `1,${missing}`, `${missing},${missing + 1},1`];
     groups.push(ids.slice(-6).join(","), `${ids.slice(-3).join(",")},13,14,26`);
     for (let g = 0; g < 60; g++) {
