@@ -22,9 +22,12 @@ export interface RunScansSummary {
   seconds: number;
 }
 
-/** The source id of a scan made by `unirank scan`: the domain and the second it started. */
+/**
+ * The source id of a scan made by `unirank scan`: the domain, the second it started, and 8 random hex digits, so
+ * two scans of one domain started in the same second (two quick runs) are two scans, not one refused.
+ */
 export const scanSourceId = (domain: string, started: Date): string =>
-  `unirank-scan:${domain}:${isoTimestamp(started)}`;
+  `unirank-scan:${domain}:${isoTimestamp(started)}:${crypto.randomUUID().slice(0, 8)}`;
 
 /**
  * Scans `targets` (stored universities), `concurrency` at a time, each stored as it goes: `running` when it

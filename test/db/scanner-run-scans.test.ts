@@ -52,3 +52,24 @@ test("a part's out-of-range score is refused by the writer: the scan is closed a
   const evidence = await scanEvidence(opened.db, Number(row.id));
   expect(String(evidence?.failure_reason)).toStartWith("the scan could not be stored: ");
 }, 60_000);
+
+test("two runs that start a scan of one domain in the same second store two scans, not one refused", async () => {
+  const second = new Date("2026-11-25T09:14:30.000Z");
+  const scan = inProcessRunner({
+    ...scanSettings(web),
+    parts: [async () => ({ scores: { tech_speed_mobile_score: 50 }, checks: [], unmeasured: {} })],
+  });
+  const before = await opened.db.selectFrom("scans").select("id").execute();
+  for (let run = 0; run < 2; run++) {
+    const summary = await runScans(opened.db, [{ domain: "well.test" }], { scan, now: () => second });
+    expect(summary).toMatchObject({ completed: 1, failed: 0, skipped: 0 });
+  }
+  const rows = await opened.db
+    .selectFrom("scans")
+    .select(["source_id", "status"])
+    .where("id", "not in", before.length ? before.map((r) => r.id) : [-1])
+    .execute();
+  expect(rows.map((r) => r.status)).toEqual(["completed", "completed"]);
+  expect(rows[0]?.source_id).toMatch(/^unirank-scan:well\.test:2026-11-25T09:14:30\+00:00:[0-9a-f]{8}$/);
+  expect(new Set(rows.map((r) => r.source_id)).size).toBe(2);
+}, 60_000);

@@ -99,7 +99,9 @@ describe("unirank scan", () => {
     expect(rows.filter((x) => x.status === "completed").map((x) => x.domain)).toEqual([...COMPLETED].sort());
     const well = rows.find((x) => x.domain === "well.test");
     expect(well).toMatchObject({ tech_ssl_score: 100, overall_score: 76.1 });
-    expect(well?.source_id).toMatch(/^unirank-scan:well\.test:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00$/);
+    expect(well?.source_id).toMatch(
+      /^unirank-scan:well\.test:\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\+00:00:[0-9a-f]{8}$/,
+    );
     expect(rows.find((x) => x.domain === "expired.test")?.tech_ssl_score).toBe(20); // browsers refuse it
   }, 120_000);
 
