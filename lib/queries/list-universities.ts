@@ -4,7 +4,7 @@ import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
 import { type SearchIndex, searchIndex, searchMatches, searchPage } from "./search-index.ts";
 import { orderedPage, searchOrder } from "./search-orders.ts";
-import { type Paged, pageOffset, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
+import { type Paged, type PageMeta, pageOffset, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 import { rowsInCountry, type UniversityOrder, universityOrder } from "./university-order.ts";
 
 /** Universities by id; one compiled statement per page length. */
@@ -18,6 +18,17 @@ const byIdsQuery = prepared((db, arg: (i: number) => number, n) =>
       Array.from({ length: n }, (_, i) => arg(i)),
     ),
 );
+
+/** Universities with ids above `after`, ascending by id, at most `limit` (a walk of the table by its key). */
+export async function universitiesAfter(db: DB, after: number, limit: number): Promise<University[]> {
+  return (await db
+    .selectFrom("universities")
+    .select(UNIVERSITY_COLUMNS)
+    .where("id", ">", after)
+    .orderBy("id")
+    .limit(limit)
+    .execute()) as University[];
+}
 
 /** The universities of `ids`, in that order (an id without a university is left out). */
 export async function universitiesByIds(db: DB, ids: readonly number[]): Promise<University[]> {
@@ -37,6 +48,15 @@ export async function listUniversities(
   db: DB,
   params: ListUniversitiesParams = {},
 ): Promise<Paged<University>> {
+  const { ids, meta } = await universityPage(db, params);
+  return { data: await universitiesByIds(db, ids), meta };
+}
+
+/** Which universities a page of `listUniversities` holds, in its order, and its meta: the page without its rows. */
+export async function universityPage(
+  db: DB,
+  params: ListUniversitiesParams = {},
+): Promise<{ ids: number[]; meta: PageMeta }> {
   const { page = 1, limit = 20, search, country, sort = "name", order = "asc" } = params;
   const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
   const code = country?.toUpperCase();
@@ -64,9 +84,8 @@ export async function listUniversities(
     const rowAt = byName ? null : (await searchOrder(db, index, sort, order)).rows;
     found = { total, rows: rowAt === null ? places : places.map((p) => rowAt[p] as number) };
   }
-  const data = await universitiesByIds(
-    db,
-    found.rows.map((row) => index.ids[row] as number),
-  );
-  return { data, meta: { page, limit, total: found.total } };
+  return {
+    ids: found.rows.map((row) => index.ids[row] as number),
+    meta: { page, limit, total: found.total },
+  };
 }

@@ -9,7 +9,6 @@ import {
   IdParams,
   LatestScoresSchema,
   ListUniversitiesParams,
-  listUniversities,
   PageMetaSchema,
   RankingListSchema,
   RankingsParams,
@@ -23,6 +22,7 @@ import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedCompare } from "./spliced-json/spliced-compare.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
+import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversity, splicedUniversityScores } from "./spliced-json/spliced-university.ts";
 
 /** v1's university: the core's detail without its latest scan. */
@@ -42,7 +42,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       ...csvList(ListUniversitiesParams),
       response: UniversityListSchema,
       meta: PageMetaSchema,
-      handle: ({ query }) => listUniversities(db, query),
+      handle: ({ query }) => splicedUniversities(db, query),
     }),
     route({
       path: "/api/v1/universities/:id",

@@ -14,7 +14,6 @@ import {
   LeaderboardParams,
   LeaderboardSchema,
   ListUniversitiesParams,
-  listUniversities,
   MethodologySchema,
   methodology,
   PageMetaSchema,
@@ -50,6 +49,7 @@ import {
   splicedLeaderboard,
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
+import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversityWithRanking } from "./spliced-json/spliced-university.ts";
 import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
 
@@ -80,7 +80,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       meta: cursorMeta(PageMetaSchema),
       handle: ({ query }) =>
         query.cursor === undefined
-          ? listUniversities(db, query)
+          ? splicedUniversities(db, query)
           : walkPayload({
               operation: "v2ListUniversities",
               query,

@@ -6,24 +6,30 @@ import {
   getUniversity,
   type IngestRecord,
   LeaderboardSchema,
+  type ListUniversitiesParams,
   leaderboard,
+  listUniversities,
   RANKING_SORTS,
   RankingListSchema,
   type RankingsParams,
   rankings,
+  UniversityListSchema,
   universityRanking,
   universityScores,
   writeRecords,
 } from "../../lib/index.ts";
+import { universityPage } from "../../lib/queries/list-universities.ts";
 import { csvTable } from "../../src/http/csv/csv-table.ts";
 import { JsonText, jsonOf } from "../../src/http/spliced-json/json-text.ts";
 import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
+import { splicedUniversities, universityRowsJson } from "../../src/http/spliced-json/spliced-universities.ts";
 import {
   splicedUniversity,
   splicedUniversityScores,
   splicedUniversityWithRanking,
 } from "../../src/http/spliced-json/spliced-university.ts";
+import { universityTextsOf } from "../../src/http/spliced-json/university-texts.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
@@ -98,6 +104,23 @@ function rankingParams(): RankingsParams[] {
   out.push({ min_score: 55, max_score: 60, limit: 100 });
   out.push({ min_score: 60, limit: 10, page: 2 }, { max_score: 51, sort: "overall" });
   out.push({ min_score: 200 }, { country: "br", sort: SORTS.at(-1), min_score: 10, max_score: 60 });
+  return out;
+}
+
+function listParams(): ListUniversitiesParams[] {
+  const out: ListUniversitiesParams[] = [{}, { page: 3, limit: 100 }, { page: 8, limit: 100 }, { page: 99 }];
+  for (const sort of ["name", "domain", "country", "created_at"] as const) {
+    for (const order of ["asc", "desc"] as const) out.push({ sort, order, limit: 50, page: 2 });
+  }
+  out.push(
+    { country: "jp", limit: 100 },
+    { country: "XX" },
+    { country: "DE", sort: "domain", order: "desc" },
+  );
+  for (const search of ["nummer", "北山", '"quoted"', "S1", "zero", "univ", "ä", "x", "nothing at all"]) {
+    out.push({ search, limit: 100 }, { search, sort: "domain", order: "desc", limit: 30 });
+  }
+  out.push({ search: "plain", country: "fr", page: 2, limit: 10 });
   return out;
 }
 
@@ -188,6 +211,17 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       const spliced = await outcome(splicedCompare(db, { ids: group }));
       expect(spliced.json).toBe(core.json);
     }
+    // The universities list and its searches: every order, countries, searches short and long, pages past the end.
+    let listed = 0;
+    for (const params of listParams()) {
+      const core = await listUniversities(db, params);
+      const spliced = await splicedUniversities(db, params);
+      expect(spliced.data.text).toBe(JSON.stringify(core.data));
+      expect(spliced.meta).toEqual(core.meta);
+      expect(csvTable(UniversityListSchema, spliced.data)).toBe(csvTable(UniversityListSchema, core.data));
+      listed += core.data.length;
+    }
+    expect(listed).toBeGreaterThan(1000);
   };
 
   test("the same bytes for every sort, country, score window, page and category", async () => {
@@ -241,5 +275,23 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       );
       await same();
     }
+  });
+
+  test("list rows the texts do not hold (a write between the page and the texts) are read by the core", async () => {
+    const db = get().db;
+    const before = await universityTextsOf(db);
+    await writeRecords(db, [
+      { type: "university", domain: "late.splice.example", name: "Aaa Late University", country: "DE" },
+      { type: "university", domain: "s1.splice.example", name: "Aaa Renamed One", country: "DE" },
+    ]);
+    const params = { search: "aaa" };
+    const core = await listUniversities(db, params);
+    expect(core.data.map((u) => u.name)).toEqual(["Aaa Late University", "Aaa Renamed One"]);
+    const { ids } = await universityPage(db, params);
+    const late = await universityRowsJson(db, ids, before);
+    // The new university is read; the renamed one is as the older texts have it (as a page read before the write).
+    expect(late.rows[0]).toBe(JSON.stringify(core.data[0]));
+    expect(late.rows[1]).toContain(JSON.stringify(NAMES[1]!(1)));
+    expect((await splicedUniversities(db, params)).data.text).toBe(JSON.stringify(core.data));
   });
 });

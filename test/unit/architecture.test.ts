@@ -152,6 +152,7 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
       "lib/db/keyset-batches.ts",
       "lib/queries/compare.ts",
       "lib/queries/leaderboard.ts",
+      "lib/queries/list-universities.ts",
       "lib/queries/patch-runs.ts",
       "lib/queries/rank.ts",
       "lib/queries/ranked-details.ts",
@@ -159,7 +160,7 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
       "lib/queries/university-ranking.ts",
       "lib/queries/university-scores.ts",
     ],
-    why: "the spliced JSON of rankings, universities, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, the parsing of ids), per data generation, and patched as they are",
+    why: "the spliced JSON of rankings, universities, their lists, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, a list's page without its rows, the parsing of ids), per data generation, and patched as they are",
   },
   "src/http/app.ts": {
     files: ["lib/db/generation.ts"],
