@@ -19,7 +19,7 @@ export interface RankedDetails {
   university: UniversityRef;
   composites: RankingComposites;
   scan: LatestScanRef;
-  record: { created_at: string; scan_count: number };
+  record: { scan_count: number };
 }
 
 const DETAIL_COLUMNS = [
@@ -27,7 +27,6 @@ const DETAIL_COLUMNS = [
   "u.domain",
   "u.name",
   "u.country",
-  "u.created_at",
   "l.scan_count",
   "l.overall_score",
   "l.webo_composite_score",
@@ -52,7 +51,6 @@ type DetailRow = {
   domain: string;
   name: string;
   country: string;
-  created_at: string;
   scan_count: number | string;
   overall_score: unknown;
   webo_composite_score: unknown;
@@ -77,7 +75,7 @@ function detailsOfRow(r: DetailRow): RankedDetails {
       scan_id: Number(r.scan_id),
       scan_date: isoDate(String(r.completed_at)),
     }),
-    record: { created_at: r.created_at, scan_count: Number(r.scan_count) },
+    record: { scan_count: Number(r.scan_count) },
   };
 }
 

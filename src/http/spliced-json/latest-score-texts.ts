@@ -27,8 +27,6 @@ export interface LatestScoreTexts {
   ids: Int32Array;
   /** The latest completed scan's id; 0 when there is none. */
   scanId: Int32Array;
-  /** `"id":…,"domain":…,"name":…` of a university without a latest completed scan; empty for the others. */
-  unscannedReference: TextColumn;
   /** The scan's `completed_at` as a JSON string, quotes included. */
   completedAt: TextColumn;
   /** `SCORE_NAMES.length` codes a slot, in catalogue order: tenths 0–1000, or `NULL`. */
@@ -79,8 +77,7 @@ class ScoreTableBuilder {
   #exact = new Uint8Array(1024);
   #profile = new Uint8Array(1024);
   readonly #completedAt = new TextColumnBuilder();
-  readonly #unscannedReference = new TextColumnBuilder();
-  set(slot: number, { id, reference, scan, scores }: UniversityLatestScores): void {
+  set(slot: number, { id, scan, scores }: UniversityLatestScores): void {
     this.#ids = room(this.#ids, slot + 1);
     this.#scanId = room(this.#scanId, slot + 1);
     this.#exact = room(this.#exact, slot + 1);
@@ -90,7 +87,6 @@ class ScoreTableBuilder {
     this.#scanId[slot] = scan?.id ?? 0;
     this.#profile[slot] = profileCode(scan?.profile ?? null);
     this.#completedAt.set(slot, scan === null ? "" : JSON.stringify(scan.completed_at));
-    this.#unscannedReference.set(slot, scan === null ? JSON.stringify(reference).slice(1, -1) : "");
     // A scan whose scores row is missing: the core answers it.
     let exact = scan !== null && scores === null ? 0 : 1;
     const values = scores as unknown as Record<string, number | null> | null;
@@ -106,7 +102,6 @@ class ScoreTableBuilder {
       ids: this.#ids.slice(0, count),
       scanId: this.#scanId.slice(0, count),
       completedAt: this.#completedAt.build(count),
-      unscannedReference: this.#unscannedReference.build(count),
       tenths: this.#tenths.slice(0, count * STRIDE),
       exact: this.#exact.slice(0, count),
       profile: this.#profile.slice(0, count),
@@ -148,7 +143,6 @@ async function patchScoreTexts(
     ids: mergedNumbers(table.ids, fresh.ids, runs, n),
     scanId: mergedNumbers(table.scanId, fresh.scanId, runs, n),
     completedAt: mergedColumn(table.completedAt, fresh.completedAt, runs, n),
-    unscannedReference: mergedColumn(table.unscannedReference, fresh.unscannedReference, runs, n),
     tenths: mergedNumbers(table.tenths, fresh.tenths, runs, n, STRIDE),
     exact: mergedNumbers(table.exact, fresh.exact, runs, n),
     profile: mergedNumbers(table.profile, fresh.profile, runs, n),

@@ -36,8 +36,6 @@ export interface RankedRows {
   composites: TextColumn;
   /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the latest scan without braces. */
   scan: TextColumn;
-  /** The university's `created_at` as a JSON string, quotes included. */
-  createdAt: TextColumn;
   /** The university's completed scans. */
   scanCount: Int32Array;
 }
@@ -68,13 +66,11 @@ class ColumnsBuilder {
   readonly #university = new TextColumnBuilder();
   readonly #composites = new TextColumnBuilder();
   readonly #scan = new TextColumnBuilder();
-  readonly #createdAt = new TextColumnBuilder();
   #scanCount = new Int32Array(1024);
   set(slot: number, details: RankedDetails): void {
     this.#university.set(slot, members(details.university));
     this.#composites.set(slot, members(details.composites));
     this.#scan.set(slot, members(details.scan));
-    this.#createdAt.set(slot, JSON.stringify(details.record.created_at));
     this.#scanCount = room(this.#scanCount, slot + 1);
     this.#scanCount[slot] = details.record.scan_count;
   }
@@ -83,7 +79,6 @@ class ColumnsBuilder {
       university: this.#university.build(count),
       composites: this.#composites.build(count),
       scan: this.#scan.build(count),
-      createdAt: this.#createdAt.build(count),
       scanCount: this.#scanCount.slice(0, count),
     };
   }
@@ -116,7 +111,6 @@ async function patchRankedRows(
     university: mergedColumn(rows.university, fresh.university, runs, n),
     composites: mergedColumn(rows.composites, fresh.composites, runs, n),
     scan: mergedColumn(rows.scan, fresh.scan, runs, n),
-    createdAt: mergedColumn(rows.createdAt, fresh.createdAt, runs, n),
     scanCount: mergedNumbers(rows.scanCount, fresh.scanCount, runs, n),
   };
 }

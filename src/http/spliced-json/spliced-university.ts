@@ -3,39 +3,47 @@ import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
 import { JsonText } from "./json-text.ts";
 import { latestScanOf, latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
 import { countryAt, type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
-import { slotOf, textAt } from "./text-column.ts";
+import { slotOf } from "./text-column.ts";
+import { type UniversityTexts, universityRowAt, universityTextsOf } from "./university-texts.ts";
 
-/** `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…` of a slot. */
-const universityMembers = (rows: RankedRows, slot: number) =>
-  `${textAt(rows.university, slot)},"created_at":${textAt(rows.createdAt, slot)},"scan_count":${rows.scanCount[slot]}`;
+/** `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…`: the list's row and the scan count. */
+const universityMembers = (texts: UniversityTexts, textSlot: number, rows: RankedRows, slot: number) =>
+  `${universityRowAt(texts, textSlot).slice(1, -1)},"scan_count":${rows.scanCount[slot]}`;
 
 /**
  * The HTTP fast path of v1 `/universities/{id}`: the core's `getUniversity` without its latest scan, spliced from
- * the texts the rankings serialise once per data generation instead of read from the database per request. A
- * university with no latest completed scan (not among those texts) is read as before. The bytes equal
- * `JSON.stringify` of the core's answer (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
+ * the list's row of the university and the scan count the rankings keep, both made once per generation instead of
+ * read from the database per request. A university with no latest completed scan (not among the rankings' rows)
+ * is read as before. The bytes equal `JSON.stringify` of the core's answer (test/db/spliced-json.test.ts); why it
+ * exists is in docs/performance.md.
  */
 export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
-  const rows = await rankedRowsOf(db);
+  const [rows, texts] = await Promise.all([rankedRowsOf(db), universityTextsOf(db)]);
   const slot = slotOf(rows, id);
-  if (slot < 0) {
+  const textSlot = slotOf(texts, id);
+  if (slot < 0 || textSlot < 0) {
     const { latest_scan: _, ...university } = await getUniversity(db, id);
     return university;
   }
-  return new JsonText(`{${universityMembers(rows, slot)}}`);
+  return new JsonText(`{${universityMembers(texts, textSlot, rows, slot)}}`);
 }
 
 /**
  * The HTTP fast path of v2 `/universities/{id}`: the core's `getUniversity` with `universityRanking`, the university
- * from the rankings' texts, its latest scan and profile from the table of latest scores, its ranking from the
- * in-memory rankings. A university the two do not hold alike (unscanned, unknown, a write between the two reads, a
- * score that is not a tenth) is read by the core.
+ * as v1's, its latest scan and profile from the table of latest scores, its ranking from the in-memory rankings. A
+ * university these do not hold alike (unscanned, unknown, a write between the reads, a score that is not a tenth)
+ * is read by the core.
  */
 export async function splicedUniversityWithRanking(db: DB, id: number): Promise<unknown> {
-  const [rows, table] = await Promise.all([rankedRowsOf(db), latestScoreTextsOf(db)]);
+  const [rows, table, texts] = await Promise.all([
+    rankedRowsOf(db),
+    latestScoreTextsOf(db),
+    universityTextsOf(db),
+  ]);
   const slot = slotOf(rows, id);
   const scoreSlot = slotOf(table, id);
-  const latest = slot < 0 || scoreSlot < 0 ? null : latestScanOf(table, scoreSlot);
+  const textSlot = slotOf(texts, id);
+  const latest = slot < 0 || scoreSlot < 0 || textSlot < 0 ? null : latestScanOf(table, scoreSlot);
   if (latest === null || scanIdAt(rows, slot) !== table.scanId[scoreSlot]) {
     const university = await getUniversity(db, id);
     return { ...university, ranking: await universityRanking(db, university) };
@@ -46,7 +54,7 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
       ? null
       : await rankingByProfile(db, id, country, latest.overallScore, latest.profile);
   return new JsonText(
-    `{${universityMembers(rows, slot)},"latest_scan":${latest.json},"ranking":${JSON.stringify(ranking)}}`,
+    `{${universityMembers(texts, textSlot, rows, slot)},"latest_scan":${latest.json},"ranking":${JSON.stringify(ranking)}}`,
   );
 }
 

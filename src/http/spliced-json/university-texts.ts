@@ -40,3 +40,10 @@ export const universityTextsOf = (db: DB): Promise<UniversityTexts> => universit
 
 /** A slot's row of the list, as the core serialises it. */
 export const universityRowAt = (texts: UniversityTexts, slot: number): string => textAt(texts.row, slot);
+
+/** `"id":…,"domain":…,"name":…`: a slot's row without its braces, its country and `created_at`. */
+export function universityReferenceAt(texts: UniversityTexts, slot: number): string {
+  const row = universityRowAt(texts, slot);
+  // A quote inside a JSON string is escaped, so the last `,"country":` is the member's.
+  return row.slice(1, row.lastIndexOf(',"country":'));
+}
