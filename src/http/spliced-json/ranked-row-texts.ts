@@ -19,19 +19,19 @@ import {
   TextColumnBuilder,
   textAt,
 } from "./text-column.ts";
+import { type UniversityTexts, universityAt, universityTextsOf } from "./university-texts.ts";
 
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
- * `RankedDetails`), serialised once per data generation by `JSON.stringify` of each part (after a write of
- * scans, only the universities it changed). A page then costs a lookup and a concatenation per row: no read of
- * the database, no serialisation of objects. The texts are kept as runs of a few long strings (about 260 bytes a university, no
- * object per row for the collector to trace).
+ * `RankedDetails`) besides the university itself, serialised once per data generation by `JSON.stringify` of each
+ * part (after a write of scans, only the universities it changed); the university is the list's row of it
+ * (`universityAt`). A page then costs a lookup and a concatenation per row: no read of the database, no
+ * serialisation of objects. The texts are kept as runs of a few long strings (no object per row for the collector
+ * to trace).
  */
 export interface RankedRows {
   /** University ids, ascending; a university's slot is its index here. */
   ids: Int32Array;
-  /** `"id":…,"domain":…,"name":…,"country":…`: the university reference without its braces. */
-  university: TextColumn;
   /** `"overall_score":…,…,"presence_score":…`: the composites without braces. */
   composites: TextColumn;
   /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the latest scan without braces. */
@@ -63,12 +63,10 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
 
 /** The columns of `RankedRows` besides the ids, filled slot by slot. */
 class ColumnsBuilder {
-  readonly #university = new TextColumnBuilder();
   readonly #composites = new TextColumnBuilder();
   readonly #scan = new TextColumnBuilder();
   #scanCount = new Int32Array(1024);
   set(slot: number, details: RankedDetails): void {
-    this.#university.set(slot, members(details.university));
     this.#composites.set(slot, members(details.composites));
     this.#scan.set(slot, members(details.scan));
     this.#scanCount = room(this.#scanCount, slot + 1);
@@ -76,7 +74,6 @@ class ColumnsBuilder {
   }
   build(count: number): Omit<RankedRows, "ids"> {
     return {
-      university: this.#university.build(count),
       composites: this.#composites.build(count),
       scan: this.#scan.build(count),
       scanCount: this.#scanCount.slice(0, count),
@@ -95,7 +92,7 @@ async function patchRankedRows(
   rows: RankedRows,
   changed: ReadonlySet<number>,
 ): Promise<RankedRows | null> {
-  if (rows.university.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
+  if (rows.composites.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
   const { added, fresh, runs, n } = await changedSlots(
     rows.ids,
     changed,
@@ -108,7 +105,6 @@ async function patchRankedRows(
   );
   return {
     ids: mergedNumbers(rows.ids, Int32Array.from(added), runs, n),
-    university: mergedColumn(rows.university, fresh.university, runs, n),
     composites: mergedColumn(rows.composites, fresh.composites, runs, n),
     scan: mergedColumn(rows.scan, fresh.scan, runs, n),
     scanCount: mergedNumbers(rows.scanCount, fresh.scanCount, runs, n),
@@ -131,39 +127,48 @@ export function scanDateAt(rows: RankedRows, slot: number): string {
   return scan.slice(scan.indexOf(',"scan_date":') + 1);
 }
 
-const COUNTRY = ',"country":';
+const listSlots = new WeakMap<RankedRows, { texts: UniversityTexts; slots: Int32Array }>();
 
-/** `"id":…,"domain":…,"name":…`: a slot's `university` text without its last member, the country. */
-export function referenceAt(rows: RankedRows, slot: number): string {
-  const university = textAt(rows.university, slot);
-  // A quote inside a JSON string is escaped, so the last `,"country":` is the member's.
-  return university.slice(0, university.lastIndexOf(COUNTRY));
-}
-
-/** The country code of a slot's `university` text, its last member. */
-export function countryAt(rows: RankedRows, slot: number): string {
-  const university = textAt(rows.university, slot);
-  return JSON.parse(university.slice(university.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
+/**
+ * Each slot's slot in the list's rows `texts` (-1 where they do not hold the university), made by one walk of the
+ * two ascending id arrays when first asked for a pair: a page then finds each university with no second search.
+ */
+export function listSlotsOf(rows: RankedRows, texts: UniversityTexts): Int32Array {
+  const held = listSlots.get(rows);
+  if (held?.texts === texts) return held.slots;
+  const slots = new Int32Array(rows.ids.length);
+  const listIds = texts.ids;
+  let j = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const id = rows.ids[i] as number;
+    while (j < listIds.length && (listIds[j] as number) < id) j++;
+    slots[i] = listIds[j] === id ? j : -1;
+  }
+  listSlots.set(rows, { texts, slots });
+  return slots;
 }
 
 /**
- * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university.
- * A row whose university has no details (a write between the ranking and these details) is left out.
+ * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university and
+ * its university (`"id":…,"domain":…,"name":…,"country":…`). A row whose university either does not hold (a write
+ * between the ranking and these texts) is left out.
  */
 export async function rankedRowsJson(
   db: DB,
   rows: readonly RankedRow[],
-  row: (r: RankedRow, details: RankedRows, slot: number) => string,
+  row: (r: RankedRow, details: RankedRows, slot: number, university: string) => string,
 ): Promise<JsonRows> {
   if (rows.length === 0) return new JsonRows("[]", []);
-  const details = await rankedRowsOf(db);
+  const [details, universities] = await Promise.all([rankedRowsOf(db), universityTextsOf(db)]);
+  const listSlots = listSlotsOf(details, universities);
   const texts: string[] = [];
   // Appended as it goes (a rope the answer's one UTF-8 encoding flattens), not joined at the end (a copy more).
   let text = "[";
   for (const r of rows) {
     const slot = slotOf(details, r.university_id);
-    if (slot < 0) continue;
-    const one = row(r, details, slot);
+    const listSlot = slot < 0 ? -1 : (listSlots[slot] as number);
+    if (listSlot < 0) continue;
+    const one = row(r, details, slot, universityAt(universities, listSlot));
     text += texts.length > 0 ? `,${one}` : one;
     texts.push(one);
   }

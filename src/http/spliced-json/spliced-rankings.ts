@@ -27,7 +27,7 @@ export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<Jso
   rankedRowsJson(
     db,
     rows,
-    (r, d, slot) => `{"rank":${r.rank},${textAt(d.university, slot)},${textAt(d.composites, slot)}}`,
+    (r, d, slot, university) => `{"rank":${r.rank},${university},${textAt(d.composites, slot)}}`,
   );
 
 /** Ranked rows as the rows of a leaderboard: rank, the university, the score, the latest scan. */
@@ -35,6 +35,6 @@ export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise
   rankedRowsJson(
     db,
     rows,
-    (r, d, slot) =>
-      `{"rank":${r.rank},"university":{${textAt(d.university, slot)}},"score":${JSON.stringify(r.score)},${textAt(d.scan, slot)}}`,
+    (r, d, slot, university) =>
+      `{"rank":${r.rank},"university":{${university}},"score":${JSON.stringify(r.score)},${textAt(d.scan, slot)}}`,
   );

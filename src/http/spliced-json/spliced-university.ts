@@ -2,9 +2,14 @@ import { type DB, getUniversity, universityRanking, universityScores } from "../
 import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
 import { JsonText } from "./json-text.ts";
 import { latestScanOf, latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
-import { countryAt, type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
+import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf } from "./text-column.ts";
-import { type UniversityTexts, universityRowAt, universityTextsOf } from "./university-texts.ts";
+import {
+  type UniversityTexts,
+  universityCountryAt,
+  universityRowAt,
+  universityTextsOf,
+} from "./university-texts.ts";
 
 /** `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…`: the list's row and the scan count. */
 const universityMembers = (texts: UniversityTexts, textSlot: number, rows: RankedRows, slot: number) =>
@@ -48,7 +53,7 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
     const university = await getUniversity(db, id);
     return { ...university, ranking: await universityRanking(db, university) };
   }
-  const country = countryAt(rows, slot);
+  const country = universityCountryAt(texts, textSlot);
   const ranking =
     latest.overallScore === null
       ? null

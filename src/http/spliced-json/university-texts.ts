@@ -14,23 +14,31 @@ export interface UniversityTexts {
   ids: Int32Array;
   /** `{"id":…,"domain":…,"name":…,"country":…,"created_at":…}`, as the core's row serialises. */
   row: TextColumn;
+  /** The length of each row's last member and brace, `,"created_at":…}`; 0 where it passes 255. */
+  tail: Uint8Array;
 }
 
 /** Universities read per statement. */
 const RUN = 1024;
+const CREATED_AT = ',"created_at":';
 
 async function buildUniversityTexts(db: DB): Promise<UniversityTexts> {
   let ids = new Int32Array(1024);
+  let tail = new Uint8Array(1024);
   const row = new TextColumnBuilder();
   let count = 0;
   for await (const run of keysetBatches(RUN, (after) => universitiesAfter(db, after, RUN))) {
     ids = room(ids, count + run.length);
+    tail = room(tail, count + run.length);
     for (const university of run) {
+      const text = JSON.stringify(university);
+      const length = text.length - text.lastIndexOf(CREATED_AT);
       ids[count] = Number(university.id);
-      row.set(count++, JSON.stringify(university));
+      tail[count] = length <= 255 ? length : 0;
+      row.set(count++, text);
     }
   }
-  return { ids: ids.slice(0, count), row: row.build(count) };
+  return { ids: ids.slice(0, count), row: row.build(count), tail: tail.slice(0, count) };
 }
 
 const universityTextsMemo = generationMemo((db) => buildUniversityTexts(db), { follows: "universities" });
@@ -41,9 +49,30 @@ export const universityTextsOf = (db: DB): Promise<UniversityTexts> => universit
 /** A slot's row of the list, as the core serialises it. */
 export const universityRowAt = (texts: UniversityTexts, slot: number): string => textAt(texts.row, slot);
 
-/** `"id":…,"domain":…,"name":…`: a slot's row without its braces, its country and `created_at`. */
-export function universityReferenceAt(texts: UniversityTexts, slot: number): string {
+/**
+ * `"id":…,"domain":…,"name":…,"country":…`: a slot's row without its braces and `created_at`, the university
+ * reference the rankings print.
+ */
+export function universityAt(texts: UniversityTexts, slot: number): string {
+  const tail = texts.tail[slot] as number;
+  const column = texts.row;
+  const chunk = column.chunks[column.chunk[slot] as number] as string;
+  if (tail > 0) return chunk.slice((column.start[slot] as number) + 1, (column.end[slot] as number) - tail);
   const row = universityRowAt(texts, slot);
-  // A quote inside a JSON string is escaped, so the last `,"country":` is the member's.
-  return row.slice(1, row.lastIndexOf(',"country":'));
+  // A quote inside a JSON string is escaped, so the last `,"created_at":` is the member's.
+  return row.slice(1, row.lastIndexOf(CREATED_AT));
+}
+
+const COUNTRY = ',"country":';
+
+/** `"id":…,"domain":…,"name":…`: a slot's university reference without its country. */
+export function universityReferenceAt(texts: UniversityTexts, slot: number): string {
+  const university = universityAt(texts, slot);
+  return university.slice(0, university.lastIndexOf(COUNTRY));
+}
+
+/** The country code of a slot's university. */
+export function universityCountryAt(texts: UniversityTexts, slot: number): string {
+  const university = universityAt(texts, slot);
+  return JSON.parse(university.slice(university.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
 }
