@@ -150,8 +150,8 @@ export function listSlotsOf(rows: RankedRows, texts: UniversityTexts): Int32Arra
 
 /**
  * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university and
- * its university (`"id":…,"domain":…,"name":…,"country":…`). A row whose university either does not hold (a write
- * between the ranking and these texts) is left out.
+ * its university (`"id":…,"domain":…,"name":…,"country":…`) from the list's rows. A row whose university either
+ * of the two does not hold (a write between the ranking and these texts) is left out.
  */
 export async function rankedRowsJson(
   db: DB,
