@@ -17,6 +17,7 @@ export interface WrkRun {
 
 /** One wrk run of bench/load.lua, on core 1: req/s, p50 and p99 in ms, and errors (non-2xx answers included). */
 export async function runWrk(run: WrkRun) {
+  if (Bun.which("wrk") === null) throw new Error("wrk is not installed (Debian: apt-get install wrk)");
   const file = join(run.dir, "paths.txt");
   writeFileSync(file, `${run.paths.join("\n")}\n`);
   const cmd = ["wrk", "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--timeout", "10s", "-s", LOAD_LUA];
