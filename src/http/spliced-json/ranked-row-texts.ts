@@ -159,7 +159,9 @@ export async function rankedRowsJson(
   row: (r: RankedRow, details: RankedRows, slot: number, university: string) => string,
 ): Promise<JsonRows> {
   if (rows.length === 0) return new JsonRows("[]", []);
-  const [details, universities] = await Promise.all([rankedRowsOf(db), universityTextsOf(db)]);
+  // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
+  const details = await rankedRowsOf(db);
+  const universities = await universityTextsOf(db);
   const listSlots = listSlotsOf(details, universities);
   const texts: string[] = [];
   // Appended as it goes (a rope the answer's one UTF-8 encoding flattens), not joined at the end (a copy more).

@@ -14,11 +14,10 @@ import { type UniversityTexts, universityReferenceAt, universityTextsOf } from "
  */
 export async function splicedCompare(db: DB, params: CompareParams): Promise<JsonText> {
   const ids = parseIds(params.ids);
-  const [rows, table, universities] = await Promise.all([
-    rankedRowsOf(db),
-    latestScoreTextsOf(db),
-    universityTextsOf(db),
-  ]);
+  // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
+  const rows = await rankedRowsOf(db);
+  const table = await latestScoreTextsOf(db);
+  const universities = await universityTextsOf(db);
   const sources: EntrySources = { rows, table, universities, listSlots: listSlotsOf(rows, universities) };
   const texts = ids.map((id) => entryText(sources, id));
   const others = ids.filter((_, i) => texts[i] === null);

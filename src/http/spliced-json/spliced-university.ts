@@ -23,7 +23,8 @@ const universityMembers = (texts: UniversityTexts, textSlot: number, rows: Ranke
  * exists is in docs/performance.md.
  */
 export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
-  const [rows, texts] = await Promise.all([rankedRowsOf(db), universityTextsOf(db)]);
+  const rows = await rankedRowsOf(db);
+  const texts = await universityTextsOf(db);
   const slot = slotOf(rows, id);
   const textSlot = slotOf(texts, id);
   if (slot < 0 || textSlot < 0) {
@@ -40,11 +41,9 @@ export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
  * is read by the core.
  */
 export async function splicedUniversityWithRanking(db: DB, id: number): Promise<unknown> {
-  const [rows, table, texts] = await Promise.all([
-    rankedRowsOf(db),
-    latestScoreTextsOf(db),
-    universityTextsOf(db),
-  ]);
+  const rows = await rankedRowsOf(db);
+  const table = await latestScoreTextsOf(db);
+  const texts = await universityTextsOf(db);
   const slot = slotOf(rows, id);
   const scoreSlot = slotOf(table, id);
   const textSlot = slotOf(texts, id);
