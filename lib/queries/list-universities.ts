@@ -61,7 +61,7 @@ export async function universityPage(
   const offset = pageOffset(page, limit) ?? Number.POSITIVE_INFINITY;
   const code = country?.toUpperCase();
   const byName = sort === "name" && order === "asc";
-  // Searches need the index (folded texts, trigrams); plain lists only the order it shares.
+  // Searches need the index (folded texts, their suffix order); plain lists only the order it shares.
   const index: UniversityOrder = search !== undefined ? await searchIndex(db) : await universityOrder(db);
   const sorted = async (matches: readonly number[]) =>
     orderedPage(matches, await searchOrder(db, index, sort, order), offset, limit);

@@ -2,41 +2,69 @@ import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import { type ByteText, byteText } from "../text/byte-search.ts";
 import {
-  rarestTrigram,
-  TRIGRAM,
-  type TrigramPositions,
-  trigramPositions,
-} from "../text/trigram-positions.ts";
+  firstOffset,
+  REPEAT_MIN,
+  type SuffixOrder,
+  suffixOrder,
+  suffixRange,
+  textsInRange,
+} from "../text/suffix-order.ts";
 import { countryCode, type UniversityOrder } from "./university-order.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per universities
- * generation (a new scan leaves it as it is), with the positions of its byte trigrams. A key of three bytes or
- * more is found through the positions of its rarest trigram; a shorter one by a byte search over the whole text
- * (`Buffer.indexOf`, a native memmem, where the runtime has it; see docs/performance.md). Either replaces a LIKE
- * over every row of the table (twice: once to count, once for the page), and the matches come out already in the
- * default order of the universities list. UTF-8 is self-synchronising, so a byte match of a key is a match of its
- * characters. Built by one ordered read of the table; rebuilt after any write of the table.
+ * generation (a new scan leaves it as it is), with its suffix order. A key of `REPEAT_MIN` bytes or more is one
+ * range of that order: its number of universities comes from the range without a walk of its matches, and the
+ * matches themselves from the range or, when they are dense, from a byte search that stops at the page. A shorter
+ * key is found by a byte search over the whole text (`Buffer.indexOf`, a native memmem, where the runtime has
+ * it; see docs/performance.md). Either replaces a LIKE over every row of the table (twice: once to count, once
+ * for the page), and the matches come out in the default order of the universities list. UTF-8 is
+ * self-synchronising, so a byte match of a key is a match of its characters. Built by one ordered read of the
+ * table; rebuilt after any write of the table.
  */
 export interface SearchIndex extends UniversityOrder {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
   bytes: ByteText;
-  /** Where each trigram of `bytes` occurs. */
-  trigrams: TrigramPositions;
+  /** The suffixes of `bytes` in order. */
+  suffixes: SuffixOrder;
   /** Byte offset of each university's text in `bytes`, in (name, id) order. */
   starts: Int32Array;
+  /** The university whose text holds the first byte of each block of `2 ** BLOCK_BITS` bytes. */
+  blocks: Int32Array;
 }
 
 const SEPARATOR = "\u0000";
+const BLOCK_BITS = 5;
 const encoder = new TextEncoder();
 
-async function buildIndex(db: DB): Promise<SearchIndex> {
-  const rows = await db
-    .selectFrom("universities")
-    .select(["id", "country", "search_text"])
-    .orderBy("name")
-    .orderBy("id")
-    .execute();
+/** The position (in (name, id) order) of the university whose text holds byte `p`. */
+function textAt(starts: Int32Array, blocks: Int32Array, p: number): number {
+  let row = blocks[p >>> BLOCK_BITS] as number;
+  const last = starts.length - 1;
+  while (row < last && (starts[row + 1] as number) <= p) row++;
+  return row;
+}
+
+function textBlocks(starts: Int32Array, length: number): Int32Array {
+  const blocks = new Int32Array((length >>> BLOCK_BITS) + 1);
+  let row = 0;
+  for (let b = 0; b < blocks.length; b++) {
+    const p = b << BLOCK_BITS;
+    while (row + 1 < starts.length && (starts[row + 1] as number) <= p) row++;
+    blocks[b] = row;
+  }
+  return blocks;
+}
+
+/** A university's row of the index, in (name, id) order. */
+export interface SearchIndexRow {
+  id: number | string | bigint;
+  country: string;
+  search_text: string;
+}
+
+/** The index of `rows`, given in (name, id) order. */
+export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
   const starts = new Int32Array(rows.length);
   const ids = new Int32Array(rows.length);
   const country = new Uint16Array(rows.length);
@@ -57,30 +85,26 @@ async function buildIndex(db: DB): Promise<SearchIndex> {
     offset += encoder.encode(text).length + 1;
   });
   const bytes = encoder.encode(parts.join(SEPARATOR) + SEPARATOR);
+  const blocks = textBlocks(starts, bytes.length);
+  const suffixes = suffixOrder(bytes, rows.length, (p) => textAt(starts, blocks, p));
   const countryNames = [...codes.keys()];
-  return { bytes: byteText(bytes), trigrams: trigramPositions(bytes), starts, ids, country, countryNames };
+  return { bytes: byteText(bytes), suffixes, starts, blocks, ids, country, countryNames };
+}
+
+async function buildIndex(db: DB): Promise<SearchIndex> {
+  const rows = await db
+    .selectFrom("universities")
+    .select(["id", "country", "search_text"])
+    .orderBy("name")
+    .orderBy("id")
+    .execute();
+  return searchIndexOf(rows);
 }
 
 const indexMemo = generationMemo((db) => buildIndex(db), { follows: "universities" });
 
 /** The index of the current universities generation, built at most once per generation. */
 export const searchIndex = (db: DB): Promise<SearchIndex> => indexMemo(db, "");
-
-/** The row whose text holds byte `p`: the last start at or before it, searching from row `from` on. */
-function rowAt(starts: Int32Array, p: number, from: number): number {
-  // Matches are often in the next few rows: walk a little before searching.
-  const near = Math.min(from + 8, starts.length);
-  let lo = from;
-  while (lo < near && (starts[lo] as number) <= p) lo++;
-  if (lo < near) return lo - 1;
-  let hi = starts.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((starts[mid] as number) <= p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
 
 /** Matches counted, and the positions of those from `from` (inclusive) to `to` (exclusive) kept. */
 class Matches {
@@ -112,7 +136,12 @@ export function searchPage(
   return search(index, key, country, new Matches(offset, offset + limit));
 }
 
-function search(index: SearchIndex, key: string, countryName: string | undefined, out: Matches): Matches {
+function search(
+  index: SearchIndex,
+  key: string,
+  countryName: string | undefined,
+  out: Matches,
+): { total: number; rows: number[] } {
   const country = countryName === undefined ? undefined : countryCode(index, countryName);
   if (key.includes(SEPARATOR) || country === -1) return out;
   // A key that folds to nothing (only combining marks) is in every text, as in a LIKE.
@@ -123,70 +152,106 @@ function search(index: SearchIndex, key: string, countryName: string | undefined
     return out;
   }
   const needle = encoder.encode(key);
-  if (needle.length < TRIGRAM) scanMatches(index, needle, country, out);
-  else trigramMatches(index, needle, country, out);
-  return out;
-}
-
-/** The matches of a key of a trigram or more: its rarest trigram's positions, the rest of the key compared in place. */
-function trigramMatches(
-  index: SearchIndex,
-  needle: Uint8Array,
-  country: number | undefined,
-  out: Matches,
-): void {
-  const rarest = rarestTrigram(index.trigrams, needle);
-  if (rarest === null) return;
-  const { starts } = index;
-  const countries = index.country;
-  const bytes = index.bytes.bytes;
-  const deltas = index.trigrams.deltas;
-  const { list, shift } = rarest;
-  const length = needle.length;
-  const rows = starts.length;
-  let row = 0;
-  // Offsets below `next` belong to a university already matched.
-  let next = 0;
-  let position = 0;
-  for (let i = list.from; i < list.to; ) {
-    // The next offset: its LEB128 difference from the one before.
-    let b = deltas[i++] as number;
-    let d = b & 0x7f;
-    for (let bits = 7; b >= 0x80; bits += 7) {
-      b = deltas[i++] as number;
-      d |= (b & 0x7f) << bits;
-    }
-    position += d;
-    const at = position - shift;
-    if (at < next || at < 0 || at + length > bytes.length) continue;
-    // The trigram at `shift` matches by construction: compare the bytes before and after it.
-    let k = 0;
-    while (k < shift && bytes[at + k] === needle[k]) k++;
-    if (k < shift) continue;
-    k = shift + TRIGRAM;
-    while (k < length && bytes[at + k] === needle[k]) k++;
-    if (k < length) continue;
-    row = rowAt(starts, at, row);
-    next = row + 1 < rows ? (starts[row + 1] as number) : bytes.length;
-    if (country === undefined || countries[row] === country) out.add(row);
+  if (needle.length < REPEAT_MIN) {
+    scanMatches(index.bytes, index, needle, country, out, Number.POSITIVE_INFINITY);
+    return out;
   }
+  const { from, to } = suffixRange(index.suffixes, index.bytes.bytes, needle);
+  if (from === to) return out;
+  if (country === undefined && Number.isFinite(out.to)) {
+    const total = textsInRange(index.suffixes, from, to, needle.length);
+    const scanned = pageByScan(index, needle, from, to, total, out);
+    if (scanned !== null) {
+      scanned.total = total;
+      return scanned;
+    }
+  }
+  const rows = rowsInRange(index, from, to, country);
+  return { total: rows.length, rows: Number.isFinite(out.to) ? rows.slice(out.from, out.to) : rows };
 }
 
-/** The matches of a key shorter than a trigram: a byte search over the whole text. */
+/** Up to this many occurrences are ordered by a sort; more are marked on a map of every university. */
+const SORTED_RANGE = 2048;
+/** What reading a range of `occurrences` suffixes and ordering their universities costs, in nanoseconds. */
+const rangeCost = (occurrences: number) =>
+  occurrences <= SORTED_RANGE ? occurrences * SORTED_ENTRY : MARKED_RANGE + occurrences * MARKED_ENTRY;
+/** What a byte search costs, in nanoseconds: a byte passed over, a match found. */
+const SCAN_BYTE = 0.1;
+const SCAN_MATCH = 30;
+const SORTED_ENTRY = 27;
+const MARKED_ENTRY = 10;
+const MARKED_RANGE = 40_000;
+
+/**
+ * The page `out` asks for, found by a byte search that starts at the key's first occurrence and stops at the
+ * page's last match, when that costs less than reading the key's range (`occurrences` suffixes, `total`
+ * universities): a key's matches tend to sit together (names sorted by name share their first words), or to be
+ * dense. The search is given the text the range's cost would pay for and no more, and null is returned when the
+ * page is not within it. Weights measured in docs/performance.md.
+ */
+function pageByScan(
+  index: SearchIndex,
+  needle: Uint8Array,
+  from: number,
+  to: number,
+  total: number,
+  out: Matches,
+): Matches | null {
+  const wanted = Math.min(out.to, total);
+  const occurrences = to - from;
+  const affordable = (rangeCost(occurrences) - wanted * SCAN_MATCH) / SCAN_BYTE;
+  if (affordable <= 0) return null;
+  const bytes = index.bytes.bytes;
+  const first = firstOffset(index.suffixes, from, to);
+  const end = first + affordable;
+  const text = end >= bytes.length ? index.bytes : byteText(bytes.subarray(0, Math.ceil(end)));
+  const found = new Matches(out.from, out.to);
+  scanMatches(text, index, needle, undefined, found, wanted, first);
+  return found.total >= wanted ? found : null;
+}
+
+/** The positions of the universities (in `country`, if given) holding the suffixes `[from, to)`, ascending, each once. */
+function rowsInRange(index: SearchIndex, from: number, to: number, country: number | undefined): number[] {
+  const { starts, blocks } = index;
+  const countries = index.country;
+  const suffixes = index.suffixes.suffixes;
+  const rows: number[] = [];
+  if (to - from <= SORTED_RANGE) {
+    const found = new Int32Array(to - from);
+    for (let i = from; i < to; i++) found[i - from] = textAt(starts, blocks, suffixes[i] as number);
+    found.sort();
+    let before = -1;
+    for (const row of found) {
+      if (row !== before && (country === undefined || countries[row] === country)) rows.push(row);
+      before = row;
+    }
+    return rows;
+  }
+  const marks = new Uint8Array(starts.length);
+  for (let i = from; i < to; i++) marks[textAt(starts, blocks, suffixes[i] as number)] = 1;
+  for (let row = 0; row < marks.length; row++) {
+    if (marks[row] === 1 && (country === undefined || countries[row] === country)) rows.push(row);
+  }
+  return rows;
+}
+
+/** The matches of `needle` by a byte search over `text` from byte `start`, stopping once `stop` of them are counted. */
 function scanMatches(
+  text: ByteText,
   index: SearchIndex,
   needle: Uint8Array,
   country: number | undefined,
   out: Matches,
+  stop: number,
+  start = 0,
 ): void {
-  const { bytes, starts } = index;
+  const { starts, blocks } = index;
   const countries = index.country;
-  let row = 0;
-  for (let p = bytes.indexOf(needle); p !== -1; ) {
-    row = rowAt(starts, p, row);
+  for (let p = text.indexOf(needle, start); p !== -1 && out.total < stop; ) {
+    const row = textAt(starts, blocks, p);
     if (country === undefined || countries[row] === country) out.add(row);
     // One match per university: go on from the start of the next one.
     if (row + 1 >= starts.length) break;
-    p = bytes.indexOf(needle, starts[row + 1] as number);
+    p = text.indexOf(needle, starts[row + 1] as number);
   }
 }

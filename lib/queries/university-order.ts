@@ -7,7 +7,7 @@ import type { DB } from "../schema/database.ts";
  * generation (a new scan leaves it as it is), so a page of the universities list is a slice of it (no count, no
  * OFFSET walk). Two reads in one snapshot, each cheap (the name index covers the order; the countries come in
  * table order): about 300 ms at 100,000 universities, where the search index (the same order with every folded
- * text and its trigrams) takes a second.
+ * text and its suffix order) takes about a second.
  */
 export interface UniversityOrder {
   ids: Int32Array;

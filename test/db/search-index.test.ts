@@ -11,9 +11,9 @@ import { escapeLike, searchKey } from "../../lib/text/search-key.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
- * The search index (trigram positions for keys of three bytes or more, a byte search below that) answers exactly
+ * The search index (a suffix order for keys of three bytes or more, a byte search below that) answers exactly
  * what a LIKE over the folded names answers, on every database: accents, case, full width, non-Latin scripts,
- * LIKE metacharacters, keys shorter than a trigram, keys across words and keys found nowhere.
+ * LIKE metacharacters, keys shorter than three bytes, keys across words and keys found nowhere.
  */
 const NAMES: [string, string, string][] = [
   ["Université de Montréal", "umontreal.ca.example", "CA"],

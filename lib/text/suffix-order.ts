@@ -1,0 +1,246 @@
+/**
+ * A suffix array over texts kept one after another in one byte array, each followed by a separator byte: every
+ * offset where a character starts (not a UTF-8 continuation byte, not the separator), sorted by the bytes from it
+ * to its text's separator. The occurrences of a key are then one range of it, found by two binary searches, so
+ * a key's number of occurrences costs no walk of them. What a range does not say by its size is how many texts
+ * it holds (a text may hold a key twice); `repeats` says that: for each suffix, whether the previous suffix of
+ * the same text in this order shares at least `REPEAT_MIN` bytes with it, and how many. Two occurrences of a key
+ * of `m` bytes in one text are next to each other among that text's suffixes in the range exactly when they share
+ * `m` bytes, so the texts in a range are its size less the repeats inside it that share `m` bytes or more.
+ */
+export interface SuffixOrder {
+  /** Byte offsets of the suffixes, in the order of their bytes (suffixes equal up to their ends in any order). */
+  suffixes: Int32Array;
+  /** Places in `suffixes`, ascending, whose suffix shares `REPEAT_MIN` bytes or more with its text's previous one. */
+  repeats: Int32Array;
+  /** How many bytes each of those shares (at most 65,535). */
+  repeatLengths: Uint16Array;
+  /** The least offset of each block of `2 ** MINIMA_BITS` suffixes. */
+  minima: Int32Array;
+}
+
+const MINIMA_BITS = 6;
+
+/** The shortest shared length `repeats` keeps; ranges of shorter keys cannot tell their texts. */
+export const REPEAT_MIN = 3;
+
+const SMALL = 12;
+
+const startsCharacter = (b: number, separator: number) => b !== separator && (b & 0xc0) !== 0x80;
+
+/**
+ * Sorts `a[lo..hi)` by the bytes of their suffixes from `depth` on: three-way radix quicksort (Bentley and
+ * Sedgewick), which compares each shared prefix once. Every suffix ends at a separator, which is below every other
+ * byte in the order.
+ */
+function sortSuffixes(
+  bytes: Uint8Array,
+  a: Int32Array,
+  lo0: number,
+  hi0: number,
+  depth0: number,
+  separator: number,
+) {
+  const stack: number[] = [lo0, hi0, depth0];
+  const key = (p: number, d: number) => {
+    const b = bytes[p + d] as number;
+    return b === separator ? -1 : b;
+  };
+  while (stack.length > 0) {
+    const depth = stack.pop() as number;
+    let hi = stack.pop() as number;
+    const lo = stack.pop() as number;
+    while (hi - lo > 1) {
+      if (hi - lo <= SMALL) {
+        insertionSort(bytes, a, lo, hi, depth, separator);
+        break;
+      }
+      const pivot = key(a[(lo + hi) >>> 1] as number, depth);
+      // a[lo..lt) below the pivot, a[lt..i) equal, a[gt..hi) above.
+      let lt = lo;
+      let i = lo;
+      let gt = hi;
+      while (i < gt) {
+        const v = a[i] as number;
+        const k = key(v, depth);
+        if (k < pivot) {
+          a[i++] = a[lt] as number;
+          a[lt++] = v;
+        } else if (k > pivot) {
+          a[i] = a[--gt] as number;
+          a[gt] = v;
+        } else i++;
+      }
+      if (pivot !== -1 && gt - lt > 1) stack.push(lt, gt, depth + 1);
+      if (hi - gt > 1) stack.push(gt, hi, depth);
+      hi = lt;
+    }
+  }
+}
+
+/** Compares two suffixes from `depth`: negative, zero (equal up to their separators) or positive. */
+function compareFrom(bytes: Uint8Array, p: number, q: number, depth: number, separator: number): number {
+  for (let d = depth; ; d++) {
+    const x = bytes[p + d] as number;
+    const y = bytes[q + d] as number;
+    if (x === y) {
+      if (x === separator) return 0;
+      continue;
+    }
+    if (x === separator) return -1;
+    if (y === separator) return 1;
+    return x - y;
+  }
+}
+
+function insertionSort(bytes: Uint8Array, a: Int32Array, lo: number, hi: number, depth: number, sep: number) {
+  for (let i = lo + 1; i < hi; i++) {
+    const v = a[i] as number;
+    let j = i;
+    while (j > lo && compareFrom(bytes, a[j - 1] as number, v, depth, sep) > 0) {
+      a[j] = a[j - 1] as number;
+      j--;
+    }
+    a[j] = v;
+  }
+}
+
+/** Bytes shared by the suffixes at `p` and `q` (which differ before any separator, being of one text). */
+function sharedLength(bytes: Uint8Array, p: number, q: number): number {
+  let d = 0;
+  while (bytes[p + d] === bytes[q + d]) d++;
+  return d;
+}
+
+/**
+ * The suffix order of `bytes`, whose texts start at `starts` (ascending) and each end with `separator`; `textOf`
+ * gives the text that holds a byte offset.
+ */
+export function suffixOrder(
+  bytes: Uint8Array,
+  textCount: number,
+  textOf: (offset: number) => number,
+  separator = 0,
+): SuffixOrder {
+  // Bucket by the first two bytes (counting sort), then sort each bucket from its third byte.
+  const counts = new Int32Array(65537);
+  let n = 0;
+  for (let p = 0; p < bytes.length; p++) {
+    const b = bytes[p] as number;
+    if (!startsCharacter(b, separator)) continue;
+    n++;
+    const k = ((b << 8) | (bytes[p + 1] as number)) + 1;
+    counts[k] = (counts[k] as number) + 1;
+  }
+  for (let k = 1; k <= 65536; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+  const suffixes = new Int32Array(n);
+  const at = counts.slice(0, 65536);
+  for (let p = 0; p < bytes.length; p++) {
+    const b = bytes[p] as number;
+    if (!startsCharacter(b, separator)) continue;
+    const k = (b << 8) | (bytes[p + 1] as number);
+    suffixes[at[k] as number] = p;
+    at[k] = (at[k] as number) + 1;
+  }
+  for (let k = 0; k < 65536; k++) {
+    const lo = counts[k] as number;
+    const hi = counts[k + 1] as number;
+    // A bucket whose second byte is the separator holds suffixes of one character: all equal.
+    if (hi - lo > 1 && (k & 0xff) !== separator) sortSuffixes(bytes, suffixes, lo, hi, 2, separator);
+  }
+  // Each suffix against the previous one of its text in this order.
+  const last = new Int32Array(textCount).fill(-1);
+  const repeats: number[] = [];
+  const lengths: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const p = suffixes[i] as number;
+    const text = textOf(p);
+    const before = last[text] as number;
+    last[text] = p;
+    if (before === -1) continue;
+    const shared = sharedLength(bytes, before, p);
+    if (shared >= REPEAT_MIN) {
+      repeats.push(i);
+      lengths.push(Math.min(shared, 65535));
+    }
+  }
+  const minima = new Int32Array((n >>> MINIMA_BITS) + 1).fill(bytes.length);
+  for (let i = 0; i < n; i++) {
+    const block = i >>> MINIMA_BITS;
+    minima[block] = Math.min(minima[block] as number, suffixes[i] as number);
+  }
+  return { suffixes, repeats: Int32Array.from(repeats), repeatLengths: Uint16Array.from(lengths), minima };
+}
+
+/** Compares the suffix at `p` with `key` over the key's length: negative, zero (it starts with the key) or positive. */
+function compareKey(bytes: Uint8Array, p: number, key: Uint8Array, separator: number): number {
+  for (let k = 0; k < key.length; k++) {
+    const b = bytes[p + k] as number;
+    const c = key[k] as number;
+    if (b !== c) return b === separator ? -1 : b - c;
+  }
+  return 0;
+}
+
+/** The places `[from, to)` of the suffixes that start with `key` (a key without the separator). */
+export function suffixRange(
+  order: SuffixOrder,
+  bytes: Uint8Array,
+  key: Uint8Array,
+  separator = 0,
+): { from: number; to: number } {
+  const { suffixes } = order;
+  let lo = 0;
+  let hi = suffixes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKey(bytes, suffixes[mid] as number, key, separator) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  const from = lo;
+  hi = suffixes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKey(bytes, suffixes[mid] as number, key, separator) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return { from, to: lo };
+}
+
+/** First index of `a` (ascending) at or above `value`. */
+function lowerBound(a: Int32Array, value: number): number {
+  let lo = 0;
+  let hi = a.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((a[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * How many texts hold the suffixes `[from, to)` of a key of `keyLength` bytes (at least `REPEAT_MIN`): the range
+ * less its repeats of that length or more.
+ */
+export function textsInRange(order: SuffixOrder, from: number, to: number, keyLength: number): number {
+  const { repeats, repeatLengths } = order;
+  let texts = to - from;
+  const end = lowerBound(repeats, to);
+  for (let j = lowerBound(repeats, from); j < end; j++) {
+    if ((repeatLengths[j] as number) >= keyLength) texts--;
+  }
+  return texts;
+}
+
+/** The least offset among the suffixes `[from, to)`: where a key whose range that is first occurs. */
+export function firstOffset(order: SuffixOrder, from: number, to: number): number {
+  const { suffixes, minima } = order;
+  let least = Number.POSITIVE_INFINITY;
+  const size = 1 << MINIMA_BITS;
+  let i = from;
+  for (; i < to && (i & (size - 1)) !== 0; i++) least = Math.min(least, suffixes[i] as number);
+  for (; i + size <= to; i += size) least = Math.min(least, minima[i >>> MINIMA_BITS] as number);
+  for (; i < to; i++) least = Math.min(least, suffixes[i] as number);
+  return least;
+}

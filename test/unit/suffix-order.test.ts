@@ -1,0 +1,173 @@
+import { expect, test } from "bun:test";
+import { searchIndexOf, searchMatches, searchPage } from "../../lib/queries/search-index.ts";
+import {
+  firstOffset,
+  REPEAT_MIN,
+  suffixOrder,
+  suffixRange,
+  textsInRange,
+} from "../../lib/text/suffix-order.ts";
+
+/** A seeded generator, so a failure names the same texts again. */
+function random(seed: number): () => number {
+  let s = seed;
+  return () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+}
+
+const encoder = new TextEncoder();
+
+/** Texts of short words over a small alphabet, with multi-byte characters, so keys repeat within and across texts. */
+function smallTexts(count: number, seed: number): string[] {
+  const rnd = random(seed);
+  const alphabet = ["a", "b", "c", "é", "大", "a", "b"];
+  return Array.from({ length: count }, () => {
+    const length = 1 + Math.floor(rnd() * 14);
+    let text = "";
+    for (let i = 0; i < length; i++)
+      text += rnd() < 0.15 ? " " : alphabet[Math.floor(rnd() * alphabet.length)];
+    return text;
+  });
+}
+
+/** The texts joined as the search index joins them, and which text each byte belongs to. */
+function joined(texts: string[]): { bytes: Uint8Array; textOf: (p: number) => number } {
+  const owner: number[] = [];
+  texts.forEach((t, i) => {
+    for (let k = 0; k <= encoder.encode(t).length; k++) owner.push(i);
+  });
+  return { bytes: encoder.encode(`${texts.join("\u0000")}\u0000`), textOf: (p) => owner[p] as number };
+}
+
+test("the suffixes are every character start, ordered by their bytes up to their text's end", () => {
+  for (const seed of [1, 2, 3]) {
+    const texts = smallTexts(300, seed);
+    const { bytes, textOf } = joined(texts);
+    const order = suffixOrder(bytes, texts.length, textOf);
+    const starts: number[] = [];
+    for (let p = 0; p < bytes.length; p++) {
+      const b = bytes[p] as number;
+      if (b !== 0 && (b & 0xc0) !== 0x80) starts.push(p);
+    }
+    const suffix = (p: number) => bytes.subarray(p, bytes.indexOf(0, p));
+    const compare = (p: number, q: number) => {
+      const a = suffix(p);
+      const b = suffix(q);
+      for (let i = 0; i < Math.min(a.length, b.length); i++) {
+        if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+      }
+      return a.length - b.length;
+    };
+    const got = [...order.suffixes];
+    expect([...got].sort((p, q) => p - q)).toEqual(starts);
+    // Suffixes that are equal up to their ends may come in any order.
+    const unordered = got.filter((p, i) => i > 0 && compare(got[i - 1] as number, p) > 0);
+    expect(unordered).toEqual([]);
+    expect(got.filter((p, i) => i > 0 && compare(got[i - 1] as number, p) < 0).length).toBeGreaterThan(800);
+  }
+});
+
+test("a key's range holds its occurrences, and the texts counted in it are the texts that hold it", () => {
+  const texts = smallTexts(400, 7);
+  const { bytes, textOf } = joined(texts);
+  const order = suffixOrder(bytes, texts.length, textOf);
+  const keys = new Set<string>();
+  for (const t of texts) {
+    const chars = [...t];
+    for (let i = 0; i < chars.length; i++) {
+      for (let n = 1; n <= 6 && i + n <= chars.length; n++) keys.add(chars.slice(i, i + n).join(""));
+    }
+  }
+  keys.add("zz");
+  keys.add("a");
+  keys.add("aaaaaaaaaaaaaaaaaaaa");
+  let repeated = 0;
+  for (const key of keys) {
+    const needle = encoder.encode(key);
+    const { from, to } = suffixRange(order, bytes, needle);
+    let occurrences = 0;
+    for (const t of texts) for (let i = t.indexOf(key); i !== -1; i = t.indexOf(key, i + 1)) occurrences++;
+    expect({ key, occurrences: to - from }).toEqual({ key, occurrences });
+    const least = Math.min(...order.suffixes.subarray(from, to));
+    if (to > from) expect({ key, first: firstOffset(order, from, to) }).toEqual({ key, first: least });
+    if (needle.length < REPEAT_MIN) continue;
+    const holding = texts.filter((t) => t.includes(key)).length;
+    expect({ key, texts: textsInRange(order, from, to, needle.length) }).toEqual({ key, texts: holding });
+    if (holding < occurrences) repeated++;
+  }
+  // Many keys occur twice in one text: the count is not the range's size.
+  expect(repeated).toBeGreaterThan(20);
+});
+
+/**
+ * Texts whose keys take each way to a page: a dense key (the byte search from the first text), a rare one (the
+ * range, sorted), a common one gathered at the end (the byte search gives up for the range), one in thousands of
+ * texts (the range, marked), keys twice in one text, in three countries.
+ */
+function universities(count: number) {
+  const rnd = random(11);
+  const words = ["nord", "sud", "tech", "école", "πανεπιστημιο", "東京大学", "lab", "de la", "aaaa"];
+  return Array.from({ length: count }, (_, i) => {
+    const parts: string[] = [];
+    if (rnd() < 0.6) parts.push("universite");
+    for (let w = 0; w < 3; w++) parts.push(words[Math.floor(rnd() * words.length)] as string);
+    if (i > count - 400) parts.push("zzyzx");
+    if (rnd() < 0.01) parts.push("rareword rareword");
+    if (rnd() < 0.45) parts.push("institut");
+    parts.push(`d${i}.example`);
+    return { id: i + 1, country: ["FR", "GR", "JP"][i % 3] as string, search_text: parts.join(" ") };
+  });
+}
+
+test("pages and counts equal a plain search of every text, whichever way they are found", () => {
+  const rows = universities(6000);
+  const index = searchIndexOf(rows);
+  const keys = [
+    "universite",
+    "univ",
+    "zzyzx",
+    "rareword",
+    "institut",
+    "aaa",
+    "aaaa",
+    "aaaaa",
+    "de la",
+    "東京",
+    "école",
+  ];
+  keys.push("πανε", "d59", "d5999.", "nord tech", "no such", "é", "ni", "99", "e", "");
+  for (const key of keys) {
+    const want = rows.flatMap((r, i) => (r.search_text.includes(key) ? [i] : []));
+    expect({ key, all: searchMatches(index, key) }).toEqual({ key, all: want });
+    for (const country of ["FR", "JP"]) {
+      const code = index.countryNames.indexOf(country);
+      const inCountry = want.filter((row) => index.country[row] === code);
+      expect({ key, country, rows: searchMatches(index, key, country) }).toEqual({
+        key,
+        country,
+        rows: inCountry,
+      });
+      const { total, rows } = searchPage(index, key, country, 10, 20);
+      const page = { total, rows };
+      expect({ key, country, page }).toEqual({
+        key,
+        country,
+        page: { total: inCountry.length, rows: inCountry.slice(10, 30) },
+      });
+    }
+    for (const offset of [0, 20, 380, 500, 2500, Math.max(0, want.length - 5), want.length + 10]) {
+      for (const limit of [1, 20, 100]) {
+        const { total, rows } = searchPage(index, key, undefined, offset, limit);
+        const page = { total, rows };
+        expect({ key, offset, limit, page }).toEqual({
+          key,
+          offset,
+          limit,
+          page: { total: want.length, rows: want.slice(offset, offset + limit) },
+        });
+      }
+    }
+  }
+});
