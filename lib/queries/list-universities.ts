@@ -2,7 +2,13 @@ import { prepared } from "../db/prepared.ts";
 import type { ListUniversitiesParams } from "../params/operations.ts";
 import type { DB } from "../schema/database.ts";
 import { searchKey } from "../text/search-key.ts";
-import { type SearchIndex, searchIndex, searchMatches, searchPage } from "./search-index.ts";
+import {
+  type SearchIndex,
+  searchIndex,
+  searchMatches,
+  searchPage,
+  searchPageInOrder,
+} from "./search-index.ts";
 import { orderedPage, searchOrder } from "./search-orders.ts";
 import { type Paged, type PageMeta, pageOffset, UNIVERSITY_COLUMNS, type University } from "./shapes.ts";
 import { rowsInCountry, type UniversityOrder, universityOrder } from "./university-order.ts";
@@ -68,9 +74,14 @@ export async function universityPage(
   let found: { total: number; rows: readonly number[] };
   if (search !== undefined) {
     const key = searchKey(search);
-    found = byName
-      ? searchPage(index as SearchIndex, key, code, offset, limit)
-      : await sorted(searchMatches(index as SearchIndex, key, code));
+    if (byName) found = searchPage(index as SearchIndex, key, code, offset, limit);
+    else {
+      const placed = await searchOrder(db, index, sort, order);
+      found =
+        (code === undefined
+          ? searchPageInOrder(index as SearchIndex, key, placed.rows, offset, limit)
+          : null) ?? orderedPage(searchMatches(index as SearchIndex, key, code), placed, offset, limit);
+    }
   } else if (code !== undefined) {
     const matches = rowsInCountry(index, code);
     found = byName

@@ -136,6 +136,56 @@ export function searchPage(
   return search(index, key, country, new Matches(offset, offset + limit));
 }
 
+/**
+ * The page of `searchPage` in another order of the universities (`inOrder`: the index's rows in that order), found by
+ * walking that order and searching each university's text for the key: for a key of `REPEAT_MIN` bytes or more
+ * whose matches are dense enough that the page comes sooner than every match would be read from its range and placed
+ * in the order (the walk is given what that costs, and no more). Null when it is not (or for a country, or a shorter key): the caller
+ * then places every match.
+ */
+export function searchPageInOrder(
+  index: SearchIndex,
+  key: string,
+  inOrder: Int32Array,
+  offset: number,
+  limit: number,
+): { total: number; rows: number[] } | null {
+  const needle = encoder.encode(key);
+  if (needle.length < REPEAT_MIN || key.includes(SEPARATOR)) return null;
+  const bytes = index.bytes.bytes;
+  const { from, to } = suffixRange(index.suffixes, bytes, needle);
+  if (from === to) return { total: 0, rows: [] };
+  const total = textsInRange(index.suffixes, from, to, needle.length);
+  const wanted = Math.min(offset + limit, total);
+  const affordable = Math.floor((rangeCost(to - from) + total * MATCH_PLACED) / TEXT_SEARCHED);
+  if ((wanted * inOrder.length) / total > affordable) return null;
+  const { starts } = index;
+  const rows: number[] = [];
+  let seen = 0;
+  const walked = Math.min(inOrder.length, affordable);
+  for (let place = 0; place < walked && seen < wanted; place++) {
+    const row = inOrder[place] as number;
+    const end = row + 1 < starts.length ? (starts[row + 1] as number) - 1 : bytes.length - 1;
+    if (!holds(bytes, starts[row] as number, end, needle)) continue;
+    if (seen >= offset) rows.push(row);
+    seen++;
+  }
+  return seen >= wanted ? { total, rows } : null;
+}
+
+/** Whether `bytes[start..end)` holds `needle`. */
+function holds(bytes: Uint8Array, start: number, end: number, needle: Uint8Array): boolean {
+  const first = needle[0] as number;
+  const last = end - needle.length;
+  for (let p = start; p <= last; p++) {
+    if (bytes[p] !== first) continue;
+    let k = 1;
+    while (k < needle.length && bytes[p + k] === needle[k]) k++;
+    if (k === needle.length) return true;
+  }
+  return false;
+}
+
 function search(
   index: SearchIndex,
   key: string,
@@ -181,6 +231,9 @@ const SCAN_MATCH = 30;
 const SORTED_ENTRY = 27;
 const MARKED_ENTRY = 10;
 const MARKED_RANGE = 40_000;
+/** What searching one university's text costs, and placing one match in another order, in nanoseconds. */
+const TEXT_SEARCHED = 100;
+const MATCH_PLACED = 30;
 
 /**
  * The page `out` asks for, found by a byte search that starts at the key's first occurrence and stops at the

@@ -1,5 +1,10 @@
 import { expect, test } from "bun:test";
-import { searchIndexOf, searchMatches, searchPage } from "../../lib/queries/search-index.ts";
+import {
+  searchIndexOf,
+  searchMatches,
+  searchPage,
+  searchPageInOrder,
+} from "../../lib/queries/search-index.ts";
 import {
   firstOffset,
   REPEAT_MIN,
@@ -114,6 +119,7 @@ function universities(count: number) {
     if (rnd() < 0.6) parts.push("universite");
     for (let w = 0; w < 3; w++) parts.push(words[Math.floor(rnd() * words.length)] as string);
     if (i > count - 400) parts.push("zzyzx");
+    if (i >= count - 1500) parts.push("ouest");
     if (rnd() < 0.01) parts.push("rareword rareword");
     if (rnd() < 0.45) parts.push("institut");
     parts.push(`d${i}.example`);
@@ -170,4 +176,62 @@ test("pages and counts equal a plain search of every text, whichever way they ar
       }
     }
   }
+});
+
+test("a page in another order, walked: the matches in that order, or null when the walk would cost more", () => {
+  const rows = universities(6000);
+  const index = searchIndexOf(rows);
+  // Another order: a fixed shuffle of the rows.
+  const rnd = random(5);
+  const shuffled = Int32Array.from(rows, (_, i) => i);
+  for (let i = shuffled.length - 1; i > 0; i--) {
+    const j = Math.floor(rnd() * (i + 1));
+    [shuffled[i], shuffled[j]] = [shuffled[j] as number, shuffled[i] as number];
+  }
+  // And the index's own order, where "ouest" is in the last 1,500 rows only: dense, but too far to walk to.
+  const indexed = Int32Array.from(rows, (_, i) => i);
+  const walked: string[] = [];
+  const declined: string[] = [];
+  const keys = [
+    "universite",
+    "univ",
+    "institut",
+    "zzyzx",
+    "rareword",
+    "aaaa",
+    "de la",
+    "東京",
+    "no such",
+    "ni",
+  ];
+  keys.push("example", "ouest");
+  for (const [name, order] of [["shuffled", shuffled] as const, ["indexed", indexed] as const]) {
+    for (const key of keys) {
+      const want = [...order].filter((row) =>
+        (rows[row] as { search_text: string }).search_text.includes(key),
+      );
+      for (const offset of [0, 20, 500, 3000]) {
+        const page = searchPageInOrder(index, key, order, offset, 20);
+        const at = `${name} ${key}@${offset}`;
+        if (page === null) {
+          declined.push(at);
+          continue;
+        }
+        walked.push(at);
+        expect({ at, page }).toEqual({
+          at,
+          page: { total: want.length, rows: want.slice(offset, offset + 20) },
+        });
+      }
+    }
+  }
+  // Dense keys are walked; rare ones, short ones and far pages are left to the caller.
+  expect(walked).toContain("shuffled universite@0");
+  expect(walked).toContain("shuffled institut@20");
+  expect(walked).toContain("shuffled example@500");
+  expect(walked).toContain("shuffled ouest@0");
+  expect(declined).toContain("shuffled rareword@0");
+  expect(declined).toContain("shuffled ni@0");
+  expect(declined).toContain("shuffled universite@3000");
+  expect(declined).toContain("indexed ouest@0");
 });
