@@ -184,9 +184,14 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         payload = await route.handle(input);
         body = render(payload);
       }
-      // The v2 envelope's timestamp changes every second; the entity tag follows the rest only.
-      const etagSource = presentAs === "v2" ? body : undefined;
-      if (presentAs === "v2") body = v2Envelope(body, ctx.clock());
+      // The v2 envelope's timestamp changes every second; the entity tag follows the rest only, which starts after
+      // the envelope's ASCII head (as many bytes as characters).
+      let etagFrom: number | undefined;
+      if (presentAs === "v2") {
+        const tail = body.length;
+        body = v2Envelope(body, ctx.clock());
+        etagFrom = body.length - tail;
+      }
       const csv = presentAs === "csv";
       return jsonResponse(rc.request, body, {
         status: payload.status ?? 200,
@@ -201,7 +206,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
               : gate?.headers,
         ),
         etag,
-        etagSource,
+        etagFrom,
         // A list's representation follows Accept as well as Accept-Encoding.
         vary: route.list ? "Accept, Accept-Encoding" : undefined,
       });

@@ -25,7 +25,10 @@ export function serialise(version: ApiVersion, payload: Payload): string {
   return data;
 }
 
-/** The whole v2 body: `{api_version, success, timestamp, data, meta?}` around a `serialise("v2", …)` tail. */
+/**
+ * The whole v2 body: `{api_version, success, timestamp, data, meta?}` around a `serialise("v2", …)` tail. Its head is
+ * ASCII, so the tail starts as many bytes in as characters (the ETag hashes the tail's bytes, app.ts).
+ */
 export function v2Envelope(tail: string, now: Date): string {
   return `{"api_version":"2.0","success":true,"timestamp":"${isoTimestamp(now)}",${tail}`;
 }

@@ -35,18 +35,21 @@ export interface JsonResponseOptions {
   headers?: Record<string, string> | undefined;
   /** Default `application/json; charset=utf-8`. */
   contentType?: string | undefined;
-  /** What the ETag hashes when the body holds parts that change on every answer (the v2 timestamp). */
-  etagSource?: string | undefined;
+  /**
+   * Where the part of the body that the ETag hashes begins, in bytes, when what comes before changes on every answer
+   * (the v2 envelope's timestamp); the whole body by default.
+   */
+  etagFrom?: number | undefined;
   /** The ETag itself, when already known (a cached answer's). */
   etag?: string | undefined;
   /** Default `Accept-Encoding`. */
   vary?: string | undefined;
 }
 
-/** The entity tag of a 200 answer: `options.etag`, or a hash of `etagSource` or of the body. */
-function entityTag(body: string | Uint8Array, options: JsonResponseOptions): string | undefined {
+/** The entity tag of a 200 answer: `options.etag`, or a hash of the body's UTF-8 from `etagFrom` on. */
+function entityTag(utf8: Uint8Array, options: JsonResponseOptions): string | undefined {
   if (options.status !== 200) return undefined;
-  return options.etag ?? etagOf(options.etagSource ?? body);
+  return options.etag ?? etagOf(options.etagFrom ? utf8.subarray(options.etagFrom) : utf8);
 }
 
 /**

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { CATEGORIES, CATEGORY_NAMES, SCORE_NAMES } from "../../lib/index.ts";
 import { allRoutes } from "../../src/http/app.ts";
 import { ResponseCache } from "../../src/http/cache.ts";
+import { etagOf } from "../../src/http/respond.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { appClient, type Client, serverClient, testContext } from "../support/fixtures-app.ts";
 import { V2_NOW, type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
@@ -420,5 +421,20 @@ describeEachDatabase("http v2", (get) => {
     expect(again.status).toBe(304);
     const other = await call(client, "/api/v2/universities/1");
     expect(other.response.headers.get("ETag")).not.toBe(etag);
+    // The tag is the hash of what follows the timestamp member, in bytes, names with accents included; with the
+    // response cache on, the same.
+    const uncached = appClient({ ...testContext(get().db, { cache: false }), clock: () => now });
+    const cached = appClient({ ...testContext(get().db, { cache: new ResponseCache() }), clock: () => now });
+    for (const path of ["/api/v2/rankings", `/api/v2/universities/${ids.university("two.de.example")}`]) {
+      const response = await uncached.fetch(path);
+      const text = await response.text();
+      expect(Buffer.byteLength(text)).toBeGreaterThan(text.length);
+      const tail = text.slice(text.indexOf('",', text.indexOf('"timestamp":')) + 2);
+      expect({ path, etag: response.headers.get("ETag") }).toEqual({ path, etag: etagOf(tail) });
+      for (let i = 0; i < 2; i++) {
+        const again = await cached.fetch(path);
+        expect({ path, i, etag: again.headers.get("ETag") }).toEqual({ path, i, etag: etagOf(tail) });
+      }
+    }
   });
 });
