@@ -31,6 +31,8 @@ export interface SearchIndex extends UniversityOrder {
   starts: Int32Array;
   /** The university whose text holds the first byte of each block of `2 ** BLOCK_BITS` bytes. */
   blocks: Int32Array;
+  /** Per country code, the positions of its universities, ascending. */
+  countryRows: Int32Array[];
 }
 
 const SEPARATOR = "\u0000";
@@ -88,7 +90,29 @@ export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
   const blocks = textBlocks(starts, bytes.length);
   const suffixes = suffixOrder(bytes, rows.length, (p) => textAt(starts, blocks, p));
   const countryNames = [...codes.keys()];
-  return { bytes: byteText(bytes), suffixes, starts, blocks, ids, country, countryNames };
+  return {
+    bytes: byteText(bytes),
+    suffixes,
+    starts,
+    blocks,
+    ids,
+    country,
+    countryNames,
+    countryRows: byCountry(country, codes.size),
+  };
+}
+
+/** The positions of each country's universities, ascending. */
+function byCountry(country: Uint16Array, countries: number): Int32Array[] {
+  const sizes = new Int32Array(countries);
+  for (const code of country) sizes[code] = (sizes[code] as number) + 1;
+  const rows = Array.from(sizes, (size) => new Int32Array(size));
+  const filled = new Int32Array(countries);
+  country.forEach((code, row) => {
+    (rows[code] as Int32Array)[filled[code] as number] = row;
+    filled[code] = (filled[code] as number) + 1;
+  });
+  return rows;
 }
 
 async function buildIndex(db: DB): Promise<SearchIndex> {
@@ -173,6 +197,17 @@ export function searchPageInOrder(
   return seen >= wanted ? { total, rows } : null;
 }
 
+/** The universities of `rows` (ascending) whose text holds `needle`, each searched in place. */
+function rowsHolding(index: SearchIndex, rows: Int32Array, needle: Uint8Array, out: Matches): Matches {
+  const { starts } = index;
+  const bytes = index.bytes.bytes;
+  for (const row of rows) {
+    const end = row + 1 < starts.length ? (starts[row + 1] as number) - 1 : bytes.length - 1;
+    if (holds(bytes, starts[row] as number, end, needle)) out.add(row);
+  }
+  return out;
+}
+
 /** Whether `bytes[start..end)` holds `needle`. */
 function holds(bytes: Uint8Array, start: number, end: number, needle: Uint8Array): boolean {
   const first = needle[0] as number;
@@ -202,12 +237,18 @@ function search(
     return out;
   }
   const needle = encoder.encode(key);
+  // A country's universities searched one by one, when they are fewer than what the whole text would cost.
+  const inCountry = country === undefined ? undefined : index.countryRows[country];
+  const walkCountry = (cost: number) => inCountry !== undefined && inCountry.length * TEXT_SEARCHED < cost;
   if (needle.length < REPEAT_MIN) {
+    if (walkCountry(index.bytes.bytes.length * SCAN_BYTE))
+      return rowsHolding(index, inCountry as Int32Array, needle, out);
     scanMatches(index.bytes, index, needle, country, out, Number.POSITIVE_INFINITY);
     return out;
   }
   const { from, to } = suffixRange(index.suffixes, index.bytes.bytes, needle);
   if (from === to) return out;
+  if (walkCountry(rangeCost(to - from))) return rowsHolding(index, inCountry as Int32Array, needle, out);
   if (country === undefined && Number.isFinite(out.to)) {
     const total = textsInRange(index.suffixes, from, to, needle.length);
     const scanned = pageByScan(index, needle, from, to, total, out);

@@ -109,7 +109,8 @@ test("a key's range holds its occurrences, and the texts counted in it are the t
 /**
  * Texts whose keys take each way to a page: a dense key (the byte search from the first text), a rare one (the
  * range, sorted), a common one gathered at the end (the byte search gives up for the range), one in thousands of
- * texts (the range, marked), keys twice in one text, in three countries.
+ * texts (the range, marked), keys twice in one text, in three large countries and a small one (searched text by
+ * text).
  */
 function universities(count: number) {
   const rnd = random(11);
@@ -123,7 +124,9 @@ function universities(count: number) {
     if (rnd() < 0.01) parts.push("rareword rareword");
     if (rnd() < 0.45) parts.push("institut");
     parts.push(`d${i}.example`);
-    return { id: i + 1, country: ["FR", "GR", "JP"][i % 3] as string, search_text: parts.join(" ") };
+    // Twelve universities in a small country, searched one by one.
+    const country = i % 500 === 7 ? "LU" : (["FR", "GR", "JP"][i % 3] as string);
+    return { id: i + 1, country, search_text: parts.join(" ") };
   });
 }
 
@@ -143,11 +146,11 @@ test("pages and counts equal a plain search of every text, whichever way they ar
     "東京",
     "école",
   ];
-  keys.push("πανε", "d59", "d5999.", "nord tech", "no such", "é", "ni", "99", "e", "");
+  keys.push("example", "πανε", "d59", "d5999.", "nord tech", "no such", "é", "ni", "99", "e", "");
   for (const key of keys) {
     const want = rows.flatMap((r, i) => (r.search_text.includes(key) ? [i] : []));
     expect({ key, all: searchMatches(index, key) }).toEqual({ key, all: want });
-    for (const country of ["FR", "JP"]) {
+    for (const country of ["FR", "JP", "LU"]) {
       const code = index.countryNames.indexOf(country);
       const inCountry = want.filter((row) => index.country[row] === code);
       expect({ key, country, rows: searchMatches(index, key, country) }).toEqual({
