@@ -14,12 +14,13 @@ import { countryCode, type UniversityOrder } from "./university-order.ts";
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per universities
  * generation (a new scan leaves it as it is), with its suffix order. A key of `REPEAT_MIN` bytes or more is one
- * range of that order: its number of universities comes from the range without a walk of its matches, and the
- * matches themselves from the range or, when they are dense, from a byte search that stops at the page. A shorter
- * key is found by a byte search over the whole text (`Buffer.indexOf`, a native memmem, where the runtime has
- * it; see docs/performance.md). Either replaces a LIKE over every row of the table (twice: once to count, once
- * for the page), and the matches come out in the default order of the universities list. UTF-8 is
- * self-synchronising, so a byte match of a key is a match of its characters. Built by one ordered read of the
+ * range of that order: its number of universities comes from the range without a walk of its matches, and its
+ * page from the range or, when cheaper, from a byte search that stops at the page (the default order), a walk of
+ * another order that searches each text (other sorts), or a search of each text of a country. A shorter key is
+ * found by a byte search over the whole text (`Buffer.indexOf`, a native memmem, where the runtime has it). Each
+ * way is chosen by what it is expected to cost, with weights measured in docs/performance.md (*Search by the
+ * suffix order*). All replace a LIKE over every row of the table (twice: once to count, once for the page). UTF-8
+ * is self-synchronising, so a byte match of a key is a match of its characters. Built by one ordered read of the
  * table; rebuilt after any write of the table.
  */
 export interface SearchIndex extends UniversityOrder {
@@ -161,11 +162,11 @@ export function searchPage(
 }
 
 /**
- * The page of `searchPage` in another order of the universities (`inOrder`: the index's rows in that order), found by
- * walking that order and searching each university's text for the key: for a key of `REPEAT_MIN` bytes or more
- * whose matches are dense enough that the page comes sooner than every match would be read from its range and placed
- * in the order (the walk is given what that costs, and no more). Null when it is not (or for a country, or a shorter key): the caller
- * then places every match.
+ * The page of `searchPage` in another order of the universities (`inOrder`: the index's rows in that order), found
+ * by walking that order and searching each university's text for the key: for a key of `REPEAT_MIN` bytes or more
+ * whose matches are dense enough that the page comes sooner than every match would be read from its range and
+ * placed in the order (the walk is given what that costs, and no more). Null when it is not, or for a shorter key:
+ * the caller then places every match.
  */
 export function searchPageInOrder(
   index: SearchIndex,
@@ -189,8 +190,7 @@ export function searchPageInOrder(
   const walked = Math.min(inOrder.length, affordable);
   for (let place = 0; place < walked && seen < wanted; place++) {
     const row = inOrder[place] as number;
-    const end = row + 1 < starts.length ? (starts[row + 1] as number) - 1 : bytes.length - 1;
-    if (!holds(bytes, starts[row] as number, end, needle)) continue;
+    if (!holds(bytes, starts[row] as number, textEnd(index, row), needle)) continue;
     if (seen >= offset) rows.push(row);
     seen++;
   }
@@ -201,12 +201,13 @@ export function searchPageInOrder(
 function rowsHolding(index: SearchIndex, rows: Int32Array, needle: Uint8Array, out: Matches): Matches {
   const { starts } = index;
   const bytes = index.bytes.bytes;
-  for (const row of rows) {
-    const end = row + 1 < starts.length ? (starts[row + 1] as number) - 1 : bytes.length - 1;
-    if (holds(bytes, starts[row] as number, end, needle)) out.add(row);
-  }
+  for (const row of rows) if (holds(bytes, starts[row] as number, textEnd(index, row), needle)) out.add(row);
   return out;
 }
+
+/** Where a university's text ends: the offset of its separator. */
+const textEnd = (index: SearchIndex, row: number): number =>
+  row + 1 < index.starts.length ? (index.starts[row + 1] as number) - 1 : index.bytes.bytes.length - 1;
 
 /** Whether `bytes[start..end)` holds `needle`. */
 function holds(bytes: Uint8Array, start: number, end: number, needle: Uint8Array): boolean {

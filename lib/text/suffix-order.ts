@@ -6,7 +6,8 @@
  * it holds (a text may hold a key twice); `repeats` says that: for each suffix, whether the previous suffix of
  * the same text in this order shares at least `REPEAT_MIN` bytes with it, and how many. Two occurrences of a key
  * of `m` bytes in one text are next to each other among that text's suffixes in the range exactly when they share
- * `m` bytes, so the texts in a range are its size less the repeats inside it that share `m` bytes or more.
+ * `m` bytes, so the texts in a range are its size less the repeats inside it that share `m` bytes or more. The
+ * least offset of a range (where a key first occurs) comes from a minimum kept per 64 suffixes.
  */
 export interface SuffixOrder {
   /** Byte offsets of the suffixes, in the order of their bytes (suffixes equal up to their ends in any order). */
@@ -113,8 +114,8 @@ function sharedLength(bytes: Uint8Array, p: number, q: number): number {
 }
 
 /**
- * The suffix order of `bytes`, whose texts start at `starts` (ascending) and each end with `separator`; `textOf`
- * gives the text that holds a byte offset.
+ * The suffix order of `bytes`, `textCount` texts each ending with `separator`; `textOf` gives the text (0 to
+ * `textCount - 1`) that holds a byte offset.
  */
 export function suffixOrder(
   bytes: Uint8Array,
