@@ -5,6 +5,7 @@ import {
   searchPage,
   searchPageInOrder,
 } from "../../lib/queries/search-index.ts";
+import { searchKey } from "../../lib/text/search-key.ts";
 import {
   firstOffset,
   REPEAT_MIN,
@@ -237,4 +238,65 @@ test("a page in another order, walked: the matches in that order, or null when t
   expect(declined).toContain("shuffled ni@0");
   expect(declined).toContain("shuffled universite@3000");
   expect(declined).toContain("indexed ouest@0");
+});
+
+test("on the bundled registry's real names, every way a page is found equals a plain search", async () => {
+  const path = new URL("../../data/world_universities_and_domains.json", import.meta.url);
+  const raw = (await Bun.file(path).json()) as {
+    name: string;
+    domains?: string[];
+    alpha_two_code?: string;
+  }[];
+  const rows = raw
+    .map((u, i) => ({
+      id: i + 1,
+      name: u.name,
+      country: u.alpha_two_code ?? "",
+      search_text: searchKey(`${u.name} ${u.domains?.[0] ?? ""}`),
+    }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id - b.id));
+  const index = searchIndexOf(rows);
+  // Another order: by domain, descending.
+  const byDomain = Int32Array.from(rows, (_, i) => i).sort((a, b) => {
+    const x = (rows[a] as { search_text: string }).search_text;
+    const y = (rows[b] as { search_text: string }).search_text;
+    return x < y ? 1 : x > y ? -1 : a - b;
+  });
+  // Keys of one to eight characters cut from random names, in every script the registry holds.
+  const rnd = random(17);
+  const keys = new Set<string>(["univ", "university", "de", "大学", "u", "tech", "institut", "college"]);
+  while (keys.size < 400) {
+    const chars = [...(rows[Math.floor(rnd() * rows.length)] as { search_text: string }).search_text];
+    const length = 1 + Math.floor(rnd() * 8);
+    const start = Math.floor(rnd() * Math.max(1, chars.length - length));
+    keys.add(chars.slice(start, start + length).join(""));
+  }
+  const countries = ["US", "IN", "JP", "DE", "IS", "LU", "BR"];
+  let walks = 0;
+  for (const key of keys) {
+    const want = rows.flatMap((r, i) => (r.search_text.includes(key) ? [i] : []));
+    const { total, rows: page } = searchPage(index, key, undefined, 0, 20);
+    expect({ key, total, page }).toEqual({ key, total: want.length, page: want.slice(0, 20) });
+    const far = searchPage(index, key, undefined, 40, 20);
+    expect({ key, far: far.rows }).toEqual({ key, far: want.slice(40, 60) });
+    const wanted = new Set(want);
+    const inDomain = [...byDomain].filter((row) => wanted.has(row));
+    const walked = searchPageInOrder(index, key, byDomain, 0, 20);
+    if (walked !== null) walks++;
+    if (walked !== null)
+      expect({ key, walked }).toEqual({ key, walked: { total: want.length, rows: inDomain.slice(0, 20) } });
+    const country = countries[key.length % countries.length] as string;
+    const code = index.countryNames.indexOf(country);
+    const inCountry = want.filter((row) => index.country[row] === code);
+    const there = searchPage(index, key, country, 0, 20);
+    expect({ key, country, total: there.total, rows: there.rows }).toEqual({
+      key,
+      country,
+      total: inCountry.length,
+      rows: inCountry.slice(0, 20),
+    });
+  }
+  // Both ways of a sorted page were taken.
+  expect(walks).toBeGreaterThan(20);
+  expect(walks).toBeLessThan(keys.size - 20);
 });
