@@ -18,6 +18,12 @@ export function textAt(column: TextColumn, slot: number): string {
   return (column.chunks[column.chunk[slot]!] as string).slice(column.start[slot], column.end[slot]);
 }
 
+/** A slot's text without its first `head` and last `tail` characters, cut from its chunk at once. */
+export function textWithin(column: TextColumn, slot: number, head: number, tail: number): string {
+  const chunk = column.chunks[column.chunk[slot]!] as string;
+  return chunk.slice((column.start[slot] as number) + head, (column.end[slot] as number) - tail);
+}
+
 /** Texts per chunk: a chunk is joined as soon as it is full, so the short texts become garbage as they come. */
 const TEXTS_PER_CHUNK = 256;
 /**

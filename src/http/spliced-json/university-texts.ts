@@ -2,7 +2,7 @@ import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import type { DB } from "../../../lib/index.ts";
 import { universitiesAfter } from "../../../lib/queries/list-universities.ts";
-import { room, type TextColumn, TextColumnBuilder, textAt } from "./text-column.ts";
+import { room, type TextColumn, TextColumnBuilder, textAt, textWithin } from "./text-column.ts";
 
 /**
  * Every university as a row of the universities list, serialised once per universities generation (a new scan
@@ -55,9 +55,7 @@ export const universityRowAt = (texts: UniversityTexts, slot: number): string =>
  */
 export function universityAt(texts: UniversityTexts, slot: number): string {
   const tail = texts.tail[slot] as number;
-  const column = texts.row;
-  const chunk = column.chunks[column.chunk[slot] as number] as string;
-  if (tail > 0) return chunk.slice((column.start[slot] as number) + 1, (column.end[slot] as number) - tail);
+  if (tail > 0) return textWithin(texts.row, slot, 1, tail);
   const row = universityRowAt(texts, slot);
   // A quote inside a JSON string is escaped, so the last `,"created_at":` is the member's.
   return row.slice(1, row.lastIndexOf(CREATED_AT));
