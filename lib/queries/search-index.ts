@@ -184,36 +184,30 @@ export function searchPageInOrder(
   const wanted = Math.min(offset + limit, total);
   const affordable = Math.floor((rangeCost(to - from) + total * MATCH_PLACED) / TEXT_SEARCHED);
   if ((wanted * inOrder.length) / total > affordable) return null;
-  const { starts } = index;
-  const rows: number[] = [];
-  let seen = 0;
+  const found = new Matches(offset, offset + limit);
   const walked = Math.min(inOrder.length, affordable);
-  for (let place = 0; place < walked && seen < wanted; place++) {
+  for (let place = 0; place < walked && found.total < wanted; place++) {
     const row = inOrder[place] as number;
-    if (!holds(bytes, starts[row] as number, textEnd(index, row), needle)) continue;
-    if (seen >= offset) rows.push(row);
-    seen++;
+    if (textHolds(index, row, needle)) found.add(row);
   }
-  return seen >= wanted ? { total, rows } : null;
+  return found.total >= wanted ? { total, rows: found.rows } : null;
 }
 
 /** The universities of `rows` (ascending) whose text holds `needle`, each searched in place. */
 function rowsHolding(index: SearchIndex, rows: Int32Array, needle: Uint8Array, out: Matches): Matches {
-  const { starts } = index;
-  const bytes = index.bytes.bytes;
-  for (const row of rows) if (holds(bytes, starts[row] as number, textEnd(index, row), needle)) out.add(row);
+  for (const row of rows) if (textHolds(index, row, needle)) out.add(row);
   return out;
 }
 
-/** Where a university's text ends: the offset of its separator. */
-const textEnd = (index: SearchIndex, row: number): number =>
-  row + 1 < index.starts.length ? (index.starts[row + 1] as number) - 1 : index.bytes.bytes.length - 1;
-
-/** Whether `bytes[start..end)` holds `needle`. */
-function holds(bytes: Uint8Array, start: number, end: number, needle: Uint8Array): boolean {
+/** Whether the text of the university at `row` holds `needle`. */
+function textHolds(index: SearchIndex, row: number, needle: Uint8Array): boolean {
+  const { starts } = index;
+  const bytes = index.bytes.bytes;
+  // The text ends at its separator: the next text's start less one, or the last byte.
+  const end = row + 1 < starts.length ? (starts[row + 1] as number) - 1 : bytes.length - 1;
   const first = needle[0] as number;
   const last = end - needle.length;
-  for (let p = start; p <= last; p++) {
+  for (let p = starts[row] as number; p <= last; p++) {
     if (bytes[p] !== first) continue;
     let k = 1;
     while (k < needle.length && bytes[p + k] === needle[k]) k++;
