@@ -55,7 +55,15 @@ export interface Declines {
   completed: Float64Array;
   /** For a prefix length, the `completed` of that prefix in ascending order; made on first use, a few kept. */
   sortedPrefixes: Map<number, Float64Array>;
+  /** The rows read for this generation's pages, by university id, without their drop; up to `ROWS_KEPT`. */
+  rows: Map<number, RegressionScans>;
 }
+
+/** What a regression row shows besides its category and drop: the university and its two scans. */
+type RegressionScans = Pick<Regression, "university" | "previous" | "current">;
+
+/** Rows a category's declines keep: a few hundred pages of the default length. */
+const ROWS_KEPT = 4_096;
 
 const SORTED_PREFIXES_KEPT = 8;
 
@@ -114,6 +122,7 @@ function emptyDeclines(n: number): Declines {
     drops: new Int32Array(n),
     completed: new Float64Array(n),
     sortedPrefixes: new Map(),
+    rows: new Map(),
   };
 }
 
@@ -155,6 +164,7 @@ async function patchDeclines(
       next.completed.set(old.completed.subarray(run.from, run.to), run.out);
     }
   }
+  for (const [id, row] of old.rows) if (!changed.has(id)) next.rows.set(id, row);
   return next;
 }
 
@@ -193,9 +203,35 @@ const detailsQuery = prepared((db, arg: (i: number) => number, variant) => {
     );
 });
 
+/** The university and scans of each of `ids` read from the database, by id; one that has no latest scan is left out. */
+async function readRegressionScans(
+  db: DB,
+  category: Category,
+  ids: readonly number[],
+): Promise<Map<number, RegressionScans>> {
+  const details =
+    ids.length === 0
+      ? []
+      : await detailsQuery(db, ids, ids.length * CATEGORY_NAMES.length + categoryIndex(category));
+  const out = new Map<number, RegressionScans>();
+  for (const r of details) {
+    out.set(Number(r.university_id), {
+      university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
+      previous: {
+        scan_id: Number(r.previous_scan_id),
+        completed_at: r.previous_completed_at as string,
+        score: Number(r.previous_score),
+      },
+      current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
+    });
+  }
+  return out;
+}
+
 /**
  * The regressions of the universities `ids` in that order, with their drops in tenths (`drops`); a university whose
- * latest scan vanished meanwhile is left out.
+ * latest scan vanished meanwhile is left out. Rows are kept with the category's declines of the current generation
+ * (a write of scans drops those of the universities it changed), so a page asked again reads nothing.
  */
 export async function regressionRows(
   db: DB,
@@ -203,24 +239,19 @@ export async function regressionRows(
   ids: readonly number[],
   drops: readonly number[],
 ): Promise<Regression[]> {
-  const details =
-    ids.length === 0
-      ? []
-      : await detailsQuery(db, ids, ids.length * CATEGORY_NAMES.length + categoryIndex(category));
-  const byId = new Map(details.map((d) => [Number(d.university_id), d]));
+  const kept = (await declinesOf(db, category)).rows;
+  const missing = ids.filter((id) => !kept.has(id));
+  const read = await readRegressionScans(db, category, missing);
+  for (const [id, row] of read) if (kept.size < ROWS_KEPT) kept.set(id, row);
   return ids.flatMap((id, i) => {
-    const r = byId.get(id);
+    const r = kept.get(id) ?? read.get(id);
     if (!r) return [];
     return [
       {
-        university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
+        university: r.university,
         category,
-        previous: {
-          scan_id: Number(r.previous_scan_id),
-          completed_at: r.previous_completed_at as string,
-          score: Number(r.previous_score),
-        },
-        current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
+        previous: r.previous,
+        current: r.current,
         drop: (drops[i] as number) / 10,
       },
     ];

@@ -24,7 +24,6 @@ import {
   RegressionListSchema,
   RegressionsMetaSchema,
   RegressionsParams,
-  regressions,
   regressionsWindow,
   ScanDetailSchema,
   ScanDiffParams,
@@ -49,6 +48,7 @@ import {
   splicedLeaderboard,
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
+import { regressionRowsJson, splicedRegressions } from "./spliced-json/spliced-regressions.ts";
 import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversityWithRanking } from "./spliced-json/spliced-university.ts";
 import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
@@ -216,7 +216,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       // concurrent requests share one computation.
       cacheScope: ({ now }) => isoTimestamp(now()),
       handle: ({ query, now }) => {
-        if (query.cursor === undefined) return regressions(db, query, { clock: now });
+        if (query.cursor === undefined) return splicedRegressions(db, query, now);
         const { category = "overall", days = 30, min_drop = 5 } = query;
         const window = regressionsWindow(days, min_drop, now());
         // A walk keeps the window it began with: its start travels in the cursor, before the sort key.
@@ -232,6 +232,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
             const page = await walkRegressions(db, q, step, limit);
             return { ...page, next: page.next && { ...page.next, after: [since, ...page.next.after] } };
           },
+          data: regressionRowsJson,
           meta: () => ({ category, score: CATEGORIES[category], days, min_drop, since }),
         });
       },

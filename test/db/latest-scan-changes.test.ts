@@ -7,6 +7,7 @@ import {
   type DB,
   type IngestRecord,
   RANKED_SCORES,
+  regressions,
   stats,
   writeRecords,
 } from "../../lib/index.ts";
@@ -101,6 +102,10 @@ async function expectAsBuilt(db: DB) {
       drops: [...built.drops],
       completed: [...built.completed],
     });
+    // The rows kept with the declines (filled by the previous rounds' reads) are what a build reads.
+    const params = { category, days: 3650, min_drop: 0, limit: 100 };
+    const clock = () => new Date("2026-11-20T00:00:00Z");
+    expect(await regressions(db, params, { clock })).toEqual(await regressions(fresh, params, { clock }));
   }
   for (const [score, country, profile] of KEYS) {
     const r = await rankingOf(db, score, country || undefined, profile || null);
@@ -265,6 +270,33 @@ describeEachDatabase("latest scan changes: rankings patched after writes of scan
     expect(rowsAfter.composites.chunks.length).toBeGreaterThan(rowsBefore.composites.chunks.length + 6);
     const scoresAfter = await latestScoreTextsOf(db);
     expect(scoresAfter.completedAt.chunks.length).toBeGreaterThan(scoresBefore.completedAt.chunks.length + 6);
+  });
+
+  test("a regression row kept for a university goes when a write changes its latest scan", async () => {
+    const { db } = get();
+    const clock = () => new Date("2026-11-20T00:00:00Z");
+    const params = { days: 3650, min_drop: 0, limit: 100 };
+    const drop = (n: number, completed: string, overall: number): IngestRecord => ({
+      type: "scan",
+      source_id: `patch-drop-${n}`,
+      domain: domain(10),
+      status: "completed",
+      completed_at: completed,
+      overall_score: overall,
+      profile: "site",
+    });
+    await writeRecords(db, [
+      drop(1, "2026-10-01T08:00:00+00:00", 80),
+      drop(2, "2026-10-05T08:00:00+00:00", 40),
+    ]);
+    const rowOf = async (on: DB) =>
+      (await regressions(on, params, { clock })).data.find((r) => r.university.domain === domain(10));
+    expect(await rowOf(db)).toMatchObject({ previous: { score: 80 }, current: { score: 40 }, drop: 40 });
+    await writeRecords(db, [drop(3, "2026-10-09T08:00:00+00:00", 25.5)]);
+    expect(await rowOf(db)).toMatchObject({ previous: { score: 40 }, current: { score: 25.5 }, drop: 14.5 });
+    expect(await regressions(db, params, { clock })).toEqual(
+      await regressions(freshHandle(db), params, { clock }),
+    );
   });
 
   test("a write that changed no latest scan keeps the very same ranking", async () => {

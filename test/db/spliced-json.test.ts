@@ -12,7 +12,9 @@ import {
   RANKING_SORTS,
   RankingListSchema,
   type RankingsParams,
+  RegressionListSchema,
   rankings,
+  regressions,
   UniversityListSchema,
   universityRanking,
   universityScores,
@@ -23,6 +25,7 @@ import { csvTable } from "../../src/http/csv/csv-table.ts";
 import { JsonText, jsonOf } from "../../src/http/spliced-json/json-text.ts";
 import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
+import { splicedRegressions } from "../../src/http/spliced-json/spliced-regressions.ts";
 import { splicedUniversities, universityRowsJson } from "../../src/http/spliced-json/spliced-universities.ts";
 import {
   splicedUniversity,
@@ -33,7 +36,7 @@ import { universityTextsOf } from "../../src/http/spliced-json/university-texts.
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
- * The HTTP layer's spliced rankings, leaderboards, universities, scores and comparisons must be, byte for byte, `JSON.stringify`
+ * The HTTP layer's spliced rankings, leaderboards, universities, scores, comparisons and regressions must be, byte for byte, `JSON.stringify`
  * of the core's typed answer: same rows, key order, number formatting and escapes, on every database, also after
  * a write; and their CSV the CSV of that answer.
  */
@@ -71,6 +74,27 @@ function records(): IngestRecord[] {
       // Three profiles: v2 ranks a university among its profile's.
       profile: ["site,availability", "site,availability,browser", "unknown"][i % 3]!,
       green_hosting_score: i % 4 === 0 ? null : 100,
+    });
+    // An earlier scan for most: the latest stays as above, and the regressions compare the two.
+    if (i % 5 === 4) continue;
+    out.push({
+      type: "scan",
+      source_id: `splice-earlier-${i}`,
+      domain,
+      status: "completed",
+      completed_at: `2025-1${i % 3}-0${1 + (i % 9)}T0${i % 10}:30:00+00:00`,
+      overall_score: 50 + ((i * 13) % 50) / 2,
+      webo_composite_score: i % 7 === 0 ? null : (i * 3) % 100,
+      tech_composite_score: 100,
+      research_composite_score: (i % 97) + 0.7,
+      presence_composite_score: i % 2 ? 100 : 95.5,
+      tech_ssl_score: (i % 10) * 10,
+      tech_seo_score: 80,
+      tech_hsts_score: 5,
+      profile: ["site,availability", "site,availability,browser", "unknown"][
+        (i + (i % 8 === 0 ? 1 : 0)) % 3
+      ]!,
+      green_hosting_score: 100,
     });
   }
   // Universities without a latest completed scan: none, one that failed, one still running.
@@ -123,6 +147,13 @@ function listParams(): ListUniversitiesParams[] {
   out.push({ search: "plain", country: "fr", page: 2, limit: 10 });
   return out;
 }
+
+const REGRESSIONS_PARAMS = [
+  {},
+  { days: 3650, min_drop: 0, limit: 100 },
+  { days: 400, min_drop: 12.5, limit: 7 },
+];
+const REGRESSIONS_CLOCK = () => new Date("2026-11-20T12:00:00Z");
 
 describeEachDatabase("http: spliced rankings, leaderboards, universities, scores and comparisons", (get) => {
   beforeAll(async () => {
@@ -222,6 +253,23 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       listed += core.data.length;
     }
     expect(listed).toBeGreaterThan(1000);
+    // v2 /regressions: every category, windows and thresholds; asked twice (the second from the texts kept).
+    let regressed = 0;
+    for (const category of CATEGORY_NAMES) {
+      for (const params of REGRESSIONS_PARAMS) {
+        const core = await regressions(db, { category, ...params }, { clock: REGRESSIONS_CLOCK });
+        for (let i = 0; i < 2; i++) {
+          const spliced = await splicedRegressions(db, { category, ...params }, REGRESSIONS_CLOCK);
+          expect(spliced.data.text).toBe(JSON.stringify(core.data));
+          expect(spliced.meta).toEqual(core.meta);
+          expect(csvTable(RegressionListSchema, spliced.data)).toBe(
+            csvTable(RegressionListSchema, core.data),
+          );
+        }
+        regressed += core.data.length;
+      }
+    }
+    expect(regressed).toBeGreaterThan(500);
   };
 
   test("the same bytes for every sort, country, score window, page and category", async () => {
