@@ -62,8 +62,8 @@ export interface Declines {
 /** What a regression row shows besides its category and drop: the university and its two scans. */
 type RegressionScans = Pick<Regression, "university" | "previous" | "current">;
 
-/** Rows a category's declines keep: a few hundred pages of the default length. */
-const ROWS_KEPT = 4_096;
+/** Rows a category's declines keep: fifty pages of the default length (their size in docs/performance.md). */
+const ROWS_KEPT = 1_024;
 
 const SORTED_PREFIXES_KEPT = 8;
 
