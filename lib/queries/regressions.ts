@@ -215,14 +215,24 @@ async function readRegressionScans(
       : await detailsQuery(db, ids, ids.length * CATEGORY_NAMES.length + categoryIndex(category));
   const out = new Map<number, RegressionScans>();
   for (const r of details) {
+    // Frozen: kept rows are shared by every answer that shows them.
     out.set(Number(r.university_id), {
-      university: { id: Number(r.university_id), domain: r.domain, name: r.name, country: r.country },
-      previous: {
+      university: Object.freeze({
+        id: Number(r.university_id),
+        domain: r.domain,
+        name: r.name,
+        country: r.country,
+      }),
+      previous: Object.freeze({
         scan_id: Number(r.previous_scan_id),
         completed_at: r.previous_completed_at as string,
         score: Number(r.previous_score),
-      },
-      current: { scan_id: Number(r.scan_id), completed_at: r.completed_at, score: Number(r.current_score) },
+      }),
+      current: Object.freeze({
+        scan_id: Number(r.scan_id),
+        completed_at: r.completed_at,
+        score: Number(r.current_score),
+      }),
     });
   }
   return out;

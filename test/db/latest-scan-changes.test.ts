@@ -291,7 +291,12 @@ describeEachDatabase("latest scan changes: rankings patched after writes of scan
     ]);
     const rowOf = async (on: DB) =>
       (await regressions(on, params, { clock })).data.find((r) => r.university.domain === domain(10));
-    expect(await rowOf(db)).toMatchObject({ previous: { score: 80 }, current: { score: 40 }, drop: 40 });
+    const kept = await rowOf(db);
+    expect(kept).toMatchObject({ previous: { score: 80 }, current: { score: 40 }, drop: 40 });
+    // Shared by every answer that shows the row: frozen.
+    expect([kept?.university, kept?.previous, kept?.current].every((part) => Object.isFrozen(part))).toBe(
+      true,
+    );
     await writeRecords(db, [drop(3, "2026-10-09T08:00:00+00:00", 25.5)]);
     expect(await rowOf(db)).toMatchObject({ previous: { score: 40 }, current: { score: 25.5 }, drop: 14.5 });
     expect(await regressions(db, params, { clock })).toEqual(
