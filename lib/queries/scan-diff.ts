@@ -108,9 +108,9 @@ export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff
     const delta = va === null || vb === null ? null : round1(vb - va) + 0; // + 0 turns -0 into 0
     changes.push({ score, a: va, b: vb, delta });
   }
-  const order = new Map(SCORE_NAMES.map((n, i) => [n, i]));
   const weight = (c: ScoreChange) => (c.delta === null ? -1 : Math.abs(c.delta));
-  changes.sort((x, y) => weight(y) - weight(x) || (order.get(x.score) ?? 0) - (order.get(y.score) ?? 0));
+  // Array.prototype.sort is stable: equal weights keep the catalogue order the changes were built in.
+  changes.sort((x, y) => weight(y) - weight(x));
   const summary = { improved: 0, declined: 0, unchanged: 0, not_comparable: 0 };
   for (const c of changes) {
     if (c.delta === null) summary.not_comparable++;
