@@ -1,3 +1,5 @@
+import { firstAtLeast } from "../sorted/first-at-least.ts";
+
 /**
  * How a sorted array changes under a patch, as runs to copy: entries `from`..`to` (exclusive) of the old array at
  * `out` in the new one, or one added entry. A patch of a few entries of a long array is then a few native copies
@@ -74,18 +76,6 @@ export function patchByValue(
   added.sort((a, b) => b.value - a.value || a.id - b.id);
   const before = added.map((e) => placeByValue(values, ids, e.value, e.id));
   return patchRuns(ids.length, removed, before);
-}
-
-/** The first index of the ascending `ids` whose id is at least `id`. */
-export function firstAtLeast(ids: ArrayLike<number>, id: number): number {
-  let lo = 0;
-  let hi = ids.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((ids[mid] as number) < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

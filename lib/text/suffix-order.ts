@@ -1,3 +1,5 @@
+import { firstAtLeast } from "../sorted/first-at-least.ts";
+
 /**
  * A suffix array over texts kept one after another in one byte array, each followed by a separator byte: every
  * offset where a character starts (not a UTF-8 continuation byte, not the separator), sorted by the bytes from it
@@ -208,18 +210,6 @@ export function suffixRange(
   return { from, to: lo };
 }
 
-/** First index of `a` (ascending) at or above `value`. */
-function lowerBound(a: Int32Array, value: number): number {
-  let lo = 0;
-  let hi = a.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((a[mid] as number) < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 /**
  * How many texts hold the suffixes `[from, to)` of a key of `keyLength` bytes (at least `REPEAT_MIN`): the range
  * less its repeats of that length or more.
@@ -227,8 +217,8 @@ function lowerBound(a: Int32Array, value: number): number {
 export function textsInRange(order: SuffixOrder, from: number, to: number, keyLength: number): number {
   const { repeats, repeatLengths } = order;
   let texts = to - from;
-  const end = lowerBound(repeats, to);
-  for (let j = lowerBound(repeats, from); j < end; j++) {
+  const end = firstAtLeast(repeats, to);
+  for (let j = firstAtLeast(repeats, from); j < end; j++) {
     if ((repeatLengths[j] as number) >= keyLength) texts--;
   }
   return texts;
