@@ -63,6 +63,7 @@ export async function walkRegressions(
   const data = await regressionRows(
     db,
     q.category,
+    await declinesOf(db, q.category),
     Array.from(order.ids.subarray(offset, stop)),
     Array.from(order.drops.subarray(offset, stop)),
   );

@@ -240,16 +240,17 @@ async function readRegressionScans(
 
 /**
  * The regressions of the universities `ids` in that order, with their drops in tenths (`drops`); a university whose
- * latest scan vanished meanwhile is left out. Rows are kept with the category's declines of the current generation
- * (a write of scans drops those of the universities it changed), so a page asked again reads nothing.
+ * latest scan vanished meanwhile is left out. Rows are kept with `declines`, the category's of the current
+ * generation (a write of scans drops those of the universities it changed), so a page asked again reads nothing.
  */
 export async function regressionRows(
   db: DB,
   category: Category,
+  declines: Declines,
   ids: readonly number[],
   drops: readonly number[],
 ): Promise<Regression[]> {
-  const kept = (await declinesOf(db, category)).rows;
+  const kept = declines.rows;
   const missing = ids.filter((id) => !kept.has(id));
   const read = await readRegressionScans(db, category, missing);
   for (const [id, row] of read) if (kept.size < ROWS_KEPT) kept.set(id, row);
@@ -315,6 +316,7 @@ export async function regressions(
   const data = await regressionRows(
     db,
     category,
+    declines,
     picked.map((i) => declines.ids[i] as number),
     picked.map((i) => declines.drops[i] as number),
   );

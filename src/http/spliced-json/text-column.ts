@@ -14,9 +14,7 @@ export interface TextColumn {
   end: Int32Array;
 }
 
-export function textAt(column: TextColumn, slot: number): string {
-  return (column.chunks[column.chunk[slot]!] as string).slice(column.start[slot], column.end[slot]);
-}
+export const textAt = (column: TextColumn, slot: number): string => textWithin(column, slot, 0, 0);
 
 /** A slot's text without its first `head` and last `tail` characters, cut from its chunk at once. */
 export function textWithin(column: TextColumn, slot: number, head: number, tail: number): string {
