@@ -78,9 +78,8 @@ export async function universityPage(
     else {
       const placed = await searchOrder(db, index, sort, order);
       found =
-        (code === undefined
-          ? searchPageInOrder(index as SearchIndex, key, placed.rows, offset, limit)
-          : null) ?? orderedPage(searchMatches(index as SearchIndex, key, code), placed, offset, limit);
+        (code === undefined ? searchPageInOrder(index as SearchIndex, key, placed, offset, limit) : null) ??
+        orderedPage(searchMatches(index as SearchIndex, key, code), placed, offset, limit);
     }
   } else if (code !== undefined) {
     const matches = rowsInCountry(index, code);

@@ -9,6 +9,7 @@ import {
   suffixRange,
   textsInRange,
 } from "../text/suffix-order.ts";
+import { placedPage, placingCost, type SearchOrder } from "./search-orders.ts";
 import { countryCode, type UniversityOrder } from "./university-order.ts";
 
 /**
@@ -162,16 +163,16 @@ export function searchPage(
 }
 
 /**
- * The page of `searchPage` in another order of the universities (`inOrder`: the index's rows in that order), found
- * by walking that order and searching each university's text for the key: for a key of `REPEAT_MIN` bytes or more
- * whose matches are dense enough that the page comes sooner than every match would be read from its range and
- * placed in the order (the walk is given what that costs, and no more). Null when it is not, or for a shorter key:
- * the caller then places every match.
+ * The page of `searchPage` in another order of the universities (`order`), for a key of `REPEAT_MIN` bytes or
+ * more: found by walking that order and searching each university's text for the key, when its matches are dense
+ * enough that the page comes sooner than placing every occurrence of the key's range in the order would cost (the
+ * walk is given that cost, and no more); otherwise, or when the walk gives up, by placing them (`placedPage`).
+ * Null for a shorter key: the caller then places every match.
  */
 export function searchPageInOrder(
   index: SearchIndex,
   key: string,
-  inOrder: Int32Array,
+  order: SearchOrder,
   offset: number,
   limit: number,
 ): { total: number; rows: number[] } | null {
@@ -182,15 +183,24 @@ export function searchPageInOrder(
   if (from === to) return { total: 0, rows: [] };
   const total = textsInRange(index.suffixes, from, to, needle.length);
   const wanted = Math.min(offset + limit, total);
-  const affordable = Math.floor((rangeCost(to - from) + total * MATCH_PLACED) / TEXT_SEARCHED);
-  if ((wanted * inOrder.length) / total > affordable) return null;
-  const found = new Matches(offset, offset + limit);
-  const walked = Math.min(inOrder.length, affordable);
-  for (let place = 0; place < walked && found.total < wanted; place++) {
-    const row = inOrder[place] as number;
-    if (textHolds(index, row, needle)) found.add(row);
+  const inOrder = order.rows;
+  const affordable = Math.floor(placingCost(to - from) / TEXT_SEARCHED);
+  if ((wanted * inOrder.length) / total <= affordable) {
+    const found = new Matches(offset, offset + limit);
+    const walked = Math.min(inOrder.length, affordable);
+    for (let place = 0; place < walked && found.total < wanted; place++) {
+      const row = inOrder[place] as number;
+      if (textHolds(index, row, needle)) found.add(row);
+    }
+    if (found.total >= wanted) return { total, rows: found.rows };
   }
-  return found.total >= wanted ? { total, rows: found.rows } : null;
+  const { starts, blocks } = index;
+  const { rank } = order;
+  const suffixes = index.suffixes.suffixes;
+  const places = new Int32Array(to - from);
+  for (let i = from; i < to; i++)
+    places[i - from] = rank[textAt(starts, blocks, suffixes[i] as number)] as number;
+  return { total, rows: placedPage(order, places, offset, wanted) };
 }
 
 /** The universities of `rows` (ascending) whose text holds `needle`, each searched in place. */
@@ -267,9 +277,8 @@ const SCAN_MATCH = 30;
 const SORTED_ENTRY = 27;
 const MARKED_ENTRY = 10;
 const MARKED_RANGE = 40_000;
-/** What searching one university's text costs, and placing one match in another order, in nanoseconds. */
+/** What searching one university's text costs, in nanoseconds. */
 const TEXT_SEARCHED = 100;
-const MATCH_PLACED = 30;
 
 /**
  * The page `out` asks for, found by a byte search that starts at the key's first occurrence and stops at the
