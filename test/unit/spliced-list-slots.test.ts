@@ -1,6 +1,6 @@
 import { expect, test } from "bun:test";
 import { listSlotsOf, type RankedRows } from "../../src/http/spliced-json/ranked-row-texts.ts";
-import { TextColumnBuilder } from "../../src/http/spliced-json/text-column.ts";
+import { slotOf, TextColumnBuilder } from "../../src/http/spliced-json/text-column.ts";
 import { type UniversityTexts, universityAt } from "../../src/http/spliced-json/university-texts.ts";
 
 /** The list's rows of `ids` as the build makes them (`tail`: the length of `,"created_at":…}`, or 0 to search). */
@@ -31,5 +31,23 @@ test("the slots are kept for one pair only: other list rows for the same ranked 
 test("a university's reference: cut by the kept tail length, or by a search where it is not kept", () => {
   for (const texts of [listTexts([3, 4]), listTexts([3, 4], false)]) {
     expect(universityAt(texts, 1)).toBe('"id":4,"domain":"u4.example","name":"U 4","country":"NL"');
+  }
+});
+
+test("a slot is found by its id whether the ids have gaps or none, and -1 for any id they do not hold", () => {
+  const dense = Int32Array.from({ length: 500 }, (_, i) => 1_000 + i);
+  const gappy = Int32Array.from(
+    { length: 500 },
+    (_, i) => 3 * i + (i % 7 === 0 ? 2 : 0) + (i > 250 ? 900 : 0),
+  );
+  for (const ids of [dense, gappy, Int32Array.from([7]), new Int32Array(0)]) {
+    const held = new Set(ids);
+    const first = ids[0] ?? 0;
+    const last = ids[ids.length - 1] ?? 0;
+    for (let id = first - 3; id <= last + 3; id++) {
+      expect({ id, slot: slotOf({ ids }, id) }).toEqual({ id, slot: held.has(id) ? ids.indexOf(id) : -1 });
+    }
+    for (const id of [-1, 0, 2 ** 31 - 1, 2 ** 40, Number.NaN, 1.5])
+      expect({ id, slot: slotOf({ ids }, id) }).toEqual({ id, slot: held.has(id) ? ids.indexOf(id) : -1 });
   }
 });

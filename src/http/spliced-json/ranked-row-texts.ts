@@ -17,7 +17,7 @@ import {
   slotOf,
   type TextColumn,
   TextColumnBuilder,
-  textAt,
+  textWithin,
 } from "./text-column.ts";
 import { type UniversityTexts, universityAt, universityTextsOf } from "./university-texts.ts";
 
@@ -38,6 +38,8 @@ export interface RankedRows {
   scan: TextColumn;
   /** The university's completed scans. */
   scanCount: Int32Array;
+  /** The id of its latest scan, which leads `scan`. */
+  scanId: Int32Array;
 }
 
 /** Details read per statement: small runs keep the garbage of a build small (a build reads every ranked row). */
@@ -66,17 +68,21 @@ class ColumnsBuilder {
   readonly #composites = new TextColumnBuilder();
   readonly #scan = new TextColumnBuilder();
   #scanCount = new Int32Array(1024);
+  #scanId = new Int32Array(1024);
   set(slot: number, details: RankedDetails): void {
     this.#composites.set(slot, members(details.composites));
     this.#scan.set(slot, members(details.scan));
     this.#scanCount = room(this.#scanCount, slot + 1);
     this.#scanCount[slot] = details.record.scan_count;
+    this.#scanId = room(this.#scanId, slot + 1);
+    this.#scanId[slot] = details.scan.scan_id;
   }
   build(count: number): Omit<RankedRows, "ids"> {
     return {
       composites: this.#composites.build(count),
       scan: this.#scan.build(count),
       scanCount: this.#scanCount.slice(0, count),
+      scanId: this.#scanId.slice(0, count),
     };
   }
 }
@@ -108,6 +114,7 @@ async function patchRankedRows(
     composites: mergedColumn(rows.composites, fresh.composites, runs, n),
     scan: mergedColumn(rows.scan, fresh.scan, runs, n),
     scanCount: mergedNumbers(rows.scanCount, fresh.scanCount, runs, n),
+    scanId: mergedNumbers(rows.scanId, fresh.scanId, runs, n),
   };
 }
 
@@ -117,14 +124,20 @@ const rankedRowsMemo = generationMemo((db) => buildRankedRows(db), { patch: patc
 /** The serialised details of every ranked university, built at most once per data generation. */
 export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, "");
 
-/** The id of a slot's latest scan, which leads its `scan` text (`"scan_id":…,"scan_date":…`). */
-export const scanIdAt = (rows: RankedRows, slot: number): number =>
-  Number.parseInt(textAt(rows.scan, slot).slice('"scan_id":'.length), 10);
+/** The id of a slot's latest scan. */
+export const scanIdAt = (rows: RankedRows, slot: number): number => rows.scanId[slot] as number;
 
-/** `"scan_date":"YYYY-MM-DD"`: the last member of a slot's `scan` text. */
-export function scanDateAt(rows: RankedRows, slot: number): string {
-  const scan = textAt(rows.scan, slot);
-  return scan.slice(scan.indexOf(',"scan_date":') + 1);
+/** `"scan_date":"YYYY-MM-DD"`: the last member of a slot's `scan` text, cut after `"scan_id":<its id>,`. */
+export const scanDateAt = (rows: RankedRows, slot: number): string =>
+  textWithin(rows.scan, slot, SCAN_ID.length + decimalLength(rows.scanId[slot] as number) + 1, 0);
+
+const SCAN_ID = '"scan_id":';
+
+/** The number of decimal digits of a non-negative integer. */
+function decimalLength(n: number): number {
+  let digits = 1;
+  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
+  return digits;
 }
 
 const listSlots = new WeakMap<RankedRows, { texts: UniversityTexts; slots: Int32Array }>();

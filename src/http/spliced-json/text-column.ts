@@ -153,11 +153,17 @@ export async function changedSlots<E, C>(
   return { added, fresh, runs, n: patchedLength(runs) };
 }
 
-/** The slot of a university id, or -1 when the columns have none for it. */
+/**
+ * The slot of a university id, or -1 when the columns have none for it. Ids are distinct ascending integers, so
+ * `id` can only sit between `last - id` slots before the end and `id - first` slots after the start: a binary
+ * search within those bounds, which meet where the ids have no gaps (every university kept, as usual).
+ */
 export function slotOf(rows: { ids: Int32Array }, id: number): number {
   const ids = rows.ids;
-  let lo = 0;
-  let hi = ids.length - 1;
+  const last = ids.length - 1;
+  if (last < 0) return -1;
+  let lo = Math.max(0, last - ((ids[last] as number) - id));
+  let hi = Math.min(last, id - (ids[0] as number));
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1;
     const v = ids[mid]!;
