@@ -161,21 +161,64 @@ export function listSlotsOf(rows: RankedRows, texts: UniversityTexts): Int32Arra
   return slots;
 }
 
+/** What makes a ranked row's text from the serialised details of its university and its university. */
+export type RankedRowText = (r: RankedRow, details: RankedRows, slot: number, university: string) => string;
+
+/** A row text made for a rank and score. */
+interface KeptRow {
+  score: number;
+  text: string;
+}
+
+/** Row texts kept per maker (up to `ROWS_KEPT` each) for one pair of ranked rows and list rows. */
+interface KeptRows {
+  universities: UniversityTexts;
+  byMaker: Map<RankedRowText, Map<number, KeptRow>>;
+}
+
+/** Row texts kept per maker and generation before they start afresh: the pages asked most, a few MB. */
+const ROWS_KEPT = 4_096;
+const keptRows = new WeakMap<RankedRows, KeptRows>();
+
+/** The row texts `row` made for this pair of ranked rows and list rows, by slot and rank (`slot * (n + 1) + rank`). */
+function keptRowsOf(
+  details: RankedRows,
+  universities: UniversityTexts,
+  row: RankedRowText,
+): Map<number, KeptRow> {
+  let kept = keptRows.get(details);
+  if (kept?.universities !== universities) {
+    kept = { universities, byMaker: new Map() };
+    keptRows.set(details, kept);
+  }
+  let byKey = kept.byMaker.get(row);
+  if (byKey === undefined) {
+    byKey = new Map();
+    kept.byMaker.set(row, byKey);
+  }
+  return byKey;
+}
+
 /**
  * A page of ranked rows as a JSON array, each row made by `row` from the serialised details of its university and
  * its university (`"id":…,"domain":…,"name":…,"country":…`) from the list's rows. A row whose university either
- * of the two does not hold (a write between the ranking and these texts) is left out.
+ * of the two does not hold (a write between the ranking and these texts) is left out. A row's text is kept with
+ * the two it was made from, by its university and rank (and checked against its score): a page asked again, or
+ * another page showing the row at the same rank, reuses the text, made flat once, and so does its CSV record.
+ * `row` must be one function per kind of row, so that its texts are found again.
  */
 export async function rankedRowsJson(
   db: DB,
   rows: readonly RankedRow[],
-  row: (r: RankedRow, details: RankedRows, slot: number, university: string) => string,
+  row: RankedRowText,
 ): Promise<JsonRows> {
   if (rows.length === 0) return new JsonRows("[]", []);
   // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
   const details = await rankedRowsOf(db);
   const universities = await universityTextsOf(db);
   const listSlots = listSlotsOf(details, universities);
+  const kept = keptRowsOf(details, universities, row);
+  const ranks = details.ids.length + 1;
   const texts: string[] = [];
   // Appended as it goes (a rope the answer's one UTF-8 encoding flattens), not joined at the end (a copy more).
   let text = "[";
@@ -183,9 +226,21 @@ export async function rankedRowsJson(
     const slot = slotOf(details, r.university_id);
     const listSlot = slot < 0 ? -1 : (listSlots[slot] as number);
     if (listSlot < 0) continue;
-    const one = row(r, details, slot, universityAt(universities, listSlot));
-    text += texts.length > 0 ? `,${one}` : one;
-    texts.push(one);
+    const key = slot * ranks + r.rank;
+    let one = kept.get(key);
+    if (one === undefined || one.score !== r.score) {
+      one = { score: r.score, text: flat(row(r, details, slot, universityAt(universities, listSlot))) };
+      if (kept.size >= ROWS_KEPT) kept.clear();
+      kept.set(key, one);
+    }
+    text += texts.length > 0 ? `,${one.text}` : one.text;
+    texts.push(one.text);
   }
   return new JsonRows(`${text}]`, texts);
+}
+
+/** `text` made one flat string now (reading a character does it), not a chain of pieces every answer walks again. */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
 }

@@ -3,7 +3,7 @@ import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
 import type { JsonRows } from "./json-text.ts";
-import { rankedRowsJson } from "./ranked-row-texts.ts";
+import { type RankedRowText, rankedRowsJson } from "./ranked-row-texts.ts";
 import { textAt } from "./text-column.ts";
 
 /**
@@ -22,19 +22,18 @@ export async function splicedLeaderboard(db: DB, category: Category, params: Lea
   return { data: await leaderboardRowsJson(db, rows), meta };
 }
 
-/** Ranked rows as the rows of a ranking: rank, the university, its composites. */
-export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
-  rankedRowsJson(
-    db,
-    rows,
-    (r, d, slot, university) => `{"rank":${r.rank},${university},${textAt(d.composites, slot)}}`,
-  );
+/** A ranking's row: rank, the university, its composites. */
+const rankingRow: RankedRowText = (r, d, slot, university) =>
+  `{"rank":${r.rank},${university},${textAt(d.composites, slot)}}`;
 
-/** Ranked rows as the rows of a leaderboard: rank, the university, the score, the latest scan. */
+/** A leaderboard's row: rank, the university, the score, the latest scan. */
+const leaderboardRow: RankedRowText = (r, d, slot, university) =>
+  `{"rank":${r.rank},"university":{${university}},"score":${JSON.stringify(r.score)},${textAt(d.scan, slot)}}`;
+
+/** Ranked rows as the rows of a ranking. */
+export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
+  rankedRowsJson(db, rows, rankingRow);
+
+/** Ranked rows as the rows of a leaderboard. */
 export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
-  rankedRowsJson(
-    db,
-    rows,
-    (r, d, slot, university) =>
-      `{"rank":${r.rank},"university":{${university}},"score":${JSON.stringify(r.score)},${textAt(d.scan, slot)}}`,
-  );
+  rankedRowsJson(db, rows, leaderboardRow);
