@@ -214,8 +214,16 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
     (timer as { unref?: () => void }).unref?.();
   }
 
-  const clientIpOf = (rc: RequestContext): string =>
-    resolveClientIp(rc.peer(), rc.request.headers.get("x-forwarded-for"), isTrusted);
+  // The last peer and forwarded chain resolved, and the client they gave: a server's requests come from few
+  // clients at a time, so most ask the same again.
+  let last: { peer: string | undefined; forwarded: string | null; client: string } | null = null;
+  const clientIpOf = (rc: RequestContext): string => {
+    const peer = rc.peer();
+    const forwarded = rc.request.headers.get("x-forwarded-for");
+    if (last === null || last.peer !== peer || last.forwarded !== forwarded)
+      last = { peer, forwarded, client: resolveClientIp(peer, forwarded, isTrusted) };
+    return last.client;
+  };
 
   const open: AccessGuard["open"] = (rc, route) => {
     const request = rc.request;
