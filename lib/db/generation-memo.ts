@@ -25,6 +25,8 @@ interface Entry<V> {
   generation: number;
   /** `weight(value)` once built; 0 before. */
   weight: number;
+  /** The value once built, handed out as it is rather than through its promise again. */
+  built?: { value: V };
 }
 
 interface Memo<V> {
@@ -47,6 +49,8 @@ export function generationMemo<V>(
 ): (db: DB, key: string) => Promise<V> {
   const { weight = () => 1, maxWeight = Number.POSITIVE_INFINITY, follows = "data", patch } = options;
   const memos = new WeakMap<DB, Memo<V>>();
+  // Only a memo that evicts keeps its values in the order of their use.
+  const bounded = Number.isFinite(maxWeight);
 
   /** The value of `earlier` brought to `generation` by `patch`, or built afresh when it cannot be. */
   const patched = async (db: DB, key: string, earlier: Entry<V>, generation: number): Promise<V> => {
@@ -95,9 +99,11 @@ export function generationMemo<V>(
     }
     const held = memo.values.get(key);
     if (held) {
-      memo.values.delete(key); // most recently used last
-      memo.values.set(key, held);
-      return held.value;
+      if (bounded) {
+        memo.values.delete(key); // most recently used last
+        memo.values.set(key, held);
+      }
+      return held.built ? held.built.value : held.value;
     }
     const current = memo;
     const before = current.earlier.get(key);
@@ -116,6 +122,7 @@ export function generationMemo<V>(
       throw e;
     }
     if (current.values.get(key) === entry) {
+      entry.built = { value };
       entry.weight = weight(value);
       evict(current, key);
     }
