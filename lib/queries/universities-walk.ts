@@ -1,11 +1,12 @@
 import { sql } from "kysely";
 import type { DB } from "../schema/database.ts";
+import { firstAtLeast } from "../sorted/first-at-least.ts";
 import { searchKey } from "../text/search-key.ts";
 import { universitiesByIds } from "./list-universities.ts";
 import { type SearchIndex, searchIndex, searchMatches } from "./search-index.ts";
 import { countAll, toNumber, type University } from "./shapes.ts";
 import { rowsInCountry, universityOrder } from "./university-order.ts";
-import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
+import { type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 
 export interface UniversitiesWalkQuery {
   search?: string | undefined;
@@ -66,7 +67,7 @@ export async function walkUniversities(
     async (order, after) => {
       const p = await positionAfter(db, after);
       const positions = order.positions;
-      return positions === null ? p : lowerBound(positions.length, (i) => (positions[i] as number) < p);
+      return positions === null ? p : firstAtLeast(positions, p);
     },
   );
   const order = resumed.order;

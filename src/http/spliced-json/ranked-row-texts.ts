@@ -129,37 +129,9 @@ export const scanIdAt = (rows: RankedRows, slot: number): number => rows.scanId[
 
 /** `"scan_date":"YYYY-MM-DD"`: the last member of a slot's `scan` text, cut after `"scan_id":<its id>,`. */
 export const scanDateAt = (rows: RankedRows, slot: number): string =>
-  textWithin(rows.scan, slot, SCAN_ID.length + decimalLength(rows.scanId[slot] as number) + 1, 0);
+  textWithin(rows.scan, slot, SCAN_ID.length + String(rows.scanId[slot]).length + 1, 0);
 
 const SCAN_ID = '"scan_id":';
-
-/** The number of decimal digits of a non-negative integer. */
-function decimalLength(n: number): number {
-  let digits = 1;
-  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) digits++;
-  return digits;
-}
-
-const listSlots = new WeakMap<RankedRows, { texts: UniversityTexts; slots: Int32Array }>();
-
-/**
- * Each slot's slot in the list's rows `texts` (-1 where they do not hold the university), made by one walk of the
- * two ascending id arrays when first asked for a pair: a page then finds each university with no second search.
- */
-export function listSlotsOf(rows: RankedRows, texts: UniversityTexts): Int32Array {
-  const held = listSlots.get(rows);
-  if (held?.texts === texts) return held.slots;
-  const slots = new Int32Array(rows.ids.length);
-  const listIds = texts.ids;
-  let j = 0;
-  for (let i = 0; i < slots.length; i++) {
-    const id = rows.ids[i] as number;
-    while (j < listIds.length && (listIds[j] as number) < id) j++;
-    slots[i] = listIds[j] === id ? j : -1;
-  }
-  listSlots.set(rows, { texts, slots });
-  return slots;
-}
 
 /** What makes a ranked row's text from the serialised details of its university and its university. */
 export type RankedRowText = (r: RankedRow, details: RankedRows, slot: number, university: string) => string;
@@ -170,31 +142,48 @@ interface KeptRow {
   text: string;
 }
 
-/** Row texts kept per maker (up to `ROWS_KEPT` each) for one pair of ranked rows and list rows. */
-interface KeptRows {
-  universities: UniversityTexts;
-  byMaker: Map<RankedRowText, Map<number, KeptRow>>;
+/** What is kept for one pair of ranked rows and list rows: the list slot of each ranked slot, and row texts. */
+interface Pair {
+  texts: UniversityTexts;
+  slots: Int32Array;
+  /** Row texts per maker, by slot and rank (`slot * (n + 1) + rank`), up to `ROWS_KEPT` each. */
+  rowsByMaker: Map<RankedRowText, Map<number, KeptRow>>;
 }
 
 /** Row texts kept per maker and generation before they start afresh: the pages asked most, a few MB. */
 const ROWS_KEPT = 4_096;
-const keptRows = new WeakMap<RankedRows, KeptRows>();
+const pairs = new WeakMap<RankedRows, Pair>();
 
-/** The row texts `row` made for this pair of ranked rows and list rows, by slot and rank (`slot * (n + 1) + rank`). */
-function keptRowsOf(
-  details: RankedRows,
-  universities: UniversityTexts,
-  row: RankedRowText,
-): Map<number, KeptRow> {
-  let kept = keptRows.get(details);
-  if (kept?.universities !== universities) {
-    kept = { universities, byMaker: new Map() };
-    keptRows.set(details, kept);
+/** The pair of `rows` and `texts`, made when first asked for (the last pair of each ranked rows is kept). */
+function pairOf(rows: RankedRows, texts: UniversityTexts): Pair {
+  const held = pairs.get(rows);
+  if (held?.texts === texts) return held;
+  const slots = new Int32Array(rows.ids.length);
+  const listIds = texts.ids;
+  let j = 0;
+  for (let i = 0; i < slots.length; i++) {
+    const id = rows.ids[i] as number;
+    while (j < listIds.length && (listIds[j] as number) < id) j++;
+    slots[i] = listIds[j] === id ? j : -1;
   }
-  let byKey = kept.byMaker.get(row);
+  const pair = { texts, slots, rowsByMaker: new Map() };
+  pairs.set(rows, pair);
+  return pair;
+}
+
+/**
+ * Each slot's slot in the list's rows `texts` (-1 where they do not hold the university), made by one walk of the
+ * two ascending id arrays when first asked for a pair: a page then finds each university with no second search.
+ */
+export const listSlotsOf = (rows: RankedRows, texts: UniversityTexts): Int32Array =>
+  pairOf(rows, texts).slots;
+
+/** The row texts `row` made for a pair. */
+function keptRowsOf(pair: Pair, row: RankedRowText): Map<number, KeptRow> {
+  let byKey = pair.rowsByMaker.get(row);
   if (byKey === undefined) {
     byKey = new Map();
-    kept.byMaker.set(row, byKey);
+    pair.rowsByMaker.set(row, byKey);
   }
   return byKey;
 }
@@ -216,8 +205,9 @@ export async function rankedRowsJson(
   // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
   const details = await rankedRowsOf(db);
   const universities = await universityTextsOf(db);
-  const listSlots = listSlotsOf(details, universities);
-  const kept = keptRowsOf(details, universities, row);
+  const pair = pairOf(details, universities);
+  const listSlots = pair.slots;
+  const kept = keptRowsOf(pair, row);
   const ranks = details.ids.length + 1;
   const texts: string[] = [];
   // Appended as it goes (a rope the answer's one UTF-8 encoding flattens), not joined at the end (a copy more).
