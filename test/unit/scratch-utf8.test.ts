@@ -1,0 +1,37 @@
+import { describe, expect, test } from "bun:test";
+import { scratchUtf8 } from "../../src/http/scratch-utf8.ts";
+
+const encoder = new TextEncoder();
+
+describe("scratchUtf8", () => {
+  test("the same bytes as TextEncoder for every kind of text, short and long", () => {
+    const texts = [
+      "",
+      "plain ASCII",
+      "Université de Genève, Zürich, São Paulo",
+      "東京大学 서울대학교 מכון ויצמן جامعة القاهرة มหาวิทยาลัย",
+      "emoji outside the BMP: 🎓🏛️ and a lone surrogate \ud800 in the middle",
+      "é".repeat(40_000),
+      "東".repeat(30_000),
+      `${"a".repeat(100_000)}🎓`,
+    ];
+    for (const text of texts) expect(scratchUtf8(text)).toEqual(encoder.encode(text));
+  });
+
+  test("a call leaves the view of the one before it as it was only until then: callers read it at once", () => {
+    const first = scratchUtf8("first answer");
+    expect(new TextDecoder().decode(first)).toBe("first answer");
+    const copy = first.slice();
+    scratchUtf8("the second answer overwrites the buffer");
+    expect(new TextDecoder().decode(copy)).toBe("first answer");
+  });
+
+  test("a text larger than what is kept gets an array of its own, and the next small text still encodes", () => {
+    const huge = "ü".repeat(2_000_000);
+    const bytes = scratchUtf8(huge);
+    expect(bytes.byteLength).toBe(4_000_000);
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes.buffer.byteLength).toBe(4_000_000);
+    expect(scratchUtf8("after")).toEqual(encoder.encode("after"));
+  });
+});
