@@ -363,7 +363,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         if (route.version !== "v2" && !keySupplied) return;
         audit.record({
           at: arrived,
-          request_id: response.headers.get("X-Request-Id") ?? "",
+          request_id: rc.requestId,
           key_id: key?.id ?? null,
           client_ip: ipOf(),
           method: request.method,
