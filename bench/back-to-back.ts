@@ -9,14 +9,16 @@
  * answering the rankings page's bytes) run side by side; for each scenario of bench/scenarios.ts named in --only,
  * uncached (a distinct `_=N` per request), the ceiling and then every tree are measured, one after the other, the
  * trees' order turning from scenario to scenario, so a share compares with the ceiling of the same minute. Servers
- * and ceiling on core 0, wrk (needed) on core 1. Prints one line per run (req/s, share of the ceiling, p99, the
- * server's RSS) and, at the end, each tree's median share and its servers' peak RSS.
+ * and ceiling on core 0, wrk (needed) on core 1. Prints one line per run (req/s, share of the ceiling, the server's
+ * CPU µs per request, p99, the server's RSS) and, at the end, each tree's median share and its servers' peak RSS;
+ * with two trees or more, each tree's CPU per request against the first tree's in the same round (the steadier
+ * figure where the machine's speed moves from minute to minute).
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchArgs } from "./args.ts";
-import { BUN, freePort, rssOf, sampleRss, startPinned, stopProcess } from "./proc.ts";
+import { BUN, cpuSecondsOf, freePort, rssOf, sampleRss, startPinned, stopProcess } from "./proc.ts";
 import { buildScenarios, prepareScenario } from "./scenarios.ts";
 import { runWrk } from "./wrk.ts";
 
@@ -39,6 +41,8 @@ const scenarios = buildScenarios(dbPath, { deepPage: 1000, distinct: 2000 }).fil
 );
 const shares = new Map<string, number[]>();
 const peaks = new Map<string, number[]>();
+/** CPU µs per request of each run, by scenario, tree and round. */
+const cpuPerRequest = new Map<string, number>();
 
 /** `unirank serve` from `tree` on a free port, pinned to core 0. */
 async function startTree(tree: string) {
@@ -75,7 +79,10 @@ for (let round = 1; round <= rounds; round++) {
     }
     const ceiling = await wrk(ceilingBase, ["/"], false, duration);
     for (const server of order) {
+      const cpuBefore = cpuSecondsOf(server.proc.pid) ?? 0;
       const run = await wrk(server.base, paths, !cached, duration);
+      const cpuUs = (((cpuSecondsOf(server.proc.pid) ?? 0) - cpuBefore) * 1e6) / (run.rps * duration);
+      cpuPerRequest.set(`${sc.name}\t${server.tree}\t${round}`, cpuUs);
       const share = run.rps / ceiling.rps;
       const key = `${server.tree}\t${sc.name}`;
       shares.set(key, [...(shares.get(key) ?? []), share]);
@@ -86,6 +93,7 @@ for (let round = 1; round <= rounds; round++) {
           sc.name.padEnd(14),
           `${Math.round(run.rps)} req/s`.padStart(13),
           `${(share * 100).toFixed(1)} % of ${Math.round(ceiling.rps)}`.padStart(18),
+          `${cpuUs.toFixed(1)} µs CPU`.padStart(13),
           `p99 ${run.p99.toFixed(2)} ms`,
           `rss ${Math.round((rssOf(server.proc.pid) ?? 0) / 1048576)} MB`,
           run.errors > 0 ? `${run.errors} errors` : "",
@@ -113,3 +121,20 @@ for (const [key, xs] of shares) {
 }
 for (const [tree, xs] of peaks)
   console.log(`  ${tree}  server peak RSS ${xs.map((x) => Math.round(x / 1048576)).join(", ")} MB`);
+if (trees.length > 1) {
+  console.log(`CPU per request against ${trees[0]} in the same round (median, then each round):`);
+  for (const sc of scenarios) {
+    for (const tree of trees.slice(1)) {
+      const ratios: number[] = [];
+      for (let round = 1; round <= rounds; round++) {
+        const base = cpuPerRequest.get(`${sc.name}\t${trees[0]}\t${round}`);
+        const other = cpuPerRequest.get(`${sc.name}\t${tree}\t${round}`);
+        if (base && other) ratios.push(other / base);
+      }
+      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)] ?? Number.NaN;
+      console.log(
+        `  ${tree}  ${sc.name.padEnd(14)}  ${median.toFixed(2)}  (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+      );
+    }
+  }
+}

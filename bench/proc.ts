@@ -22,6 +22,17 @@ export function rssOf(pid: number, field: "VmRSS" | "VmHWM" = "VmRSS"): number |
   }
 }
 
+/** CPU seconds a process has used, user and system (`/proc/PID/stat`, in clock ticks of 1/100 s); null once it is gone. */
+export function cpuSecondsOf(pid: number): number | null {
+  try {
+    // The fields after the command's closing parenthesis; utime and stime are the 14th and 15th of the line.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
+
 /** Samples a process's RSS every `everyMs` until stopped; returns the largest sample. */
 export function sampleRss(pid: number, everyMs = 100): { stop(): number } {
   let peak = rssOf(pid) ?? 0;
