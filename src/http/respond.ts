@@ -48,9 +48,9 @@ export interface JsonResponseOptions {
 }
 
 /** The entity tag of a 200 answer: `options.etag`, or a hash of the body's UTF-8 from `etagFrom` on. */
-function entityTag(utf8: Uint8Array, options: JsonResponseOptions): string | undefined {
+function entityTag(utf8: () => Uint8Array, options: JsonResponseOptions): string | undefined {
   if (options.status !== 200) return undefined;
-  return options.etag ?? etagOf(options.etagFrom ? utf8.subarray(options.etagFrom) : utf8);
+  return options.etag ?? etagOf(options.etagFrom ? utf8().subarray(options.etagFrom) : utf8());
 }
 
 /**
@@ -82,10 +82,16 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     "X-Content-Type-Options": "nosniff",
   };
   // The body goes to the server as text, which it writes out as UTF-8 itself; the UTF-8 read here (hash, length,
-  // compression) is made in a reused buffer (`scratchUtf8`), so an answer allocates no array of its size.
-  const utf8 = scratchUtf8(body);
+  // compression) is made in a reused buffer (`scratchUtf8`), so an answer allocates no array of its size, and only
+  // where it is read: a cached answer without compression or HEAD has its tag already.
+  let bytes: Uint8Array | undefined;
+  const utf8 = () => {
+    bytes ??= scratchUtf8(body);
+    return bytes;
+  };
+  const accept = request.headers.get("Accept-Encoding");
   const encoding =
-    utf8.byteLength >= MIN_COMPRESS_BYTES ? preferredEncoding(request.headers.get("Accept-Encoding")) : null;
+    accept !== null && utf8().byteLength >= MIN_COMPRESS_BYTES ? preferredEncoding(accept) : null;
   const etag = representationTag(entityTag(utf8, options), encoding);
   if (etag !== undefined) {
     headers.ETag = etag;
@@ -93,14 +99,14 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
   }
   let payload: string | Uint8Array = body;
   if (encoding === "br") {
-    payload = brotliCompressSync(utf8, { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
+    payload = brotliCompressSync(utf8(), { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
   } else if (encoding === "gzip") {
-    payload = gzipSync(utf8, { level: 6 });
+    payload = gzipSync(utf8(), { level: 6 });
   }
   if (encoding) headers["Content-Encoding"] = encoding;
   if (request.method === "HEAD") {
     // What GET would send; a GET's own length is set by the server from its body.
-    headers["Content-Length"] = String(typeof payload === "string" ? utf8.byteLength : payload.byteLength);
+    headers["Content-Length"] = String(typeof payload === "string" ? utf8().byteLength : payload.byteLength);
     return new Response(null, { status: options.status, headers });
   }
   return new Response(payload as BodyInit, { status: options.status, headers });
