@@ -13,7 +13,8 @@ export function scratchUtf8(text: string): Uint8Array {
   // A UTF-16 code unit takes at most 3 bytes of UTF-8, so a buffer of 3 per character always holds the text.
   const room = text.length * 3;
   if (room > MOST_KEPT) return encoder.encode(text);
-  if (room > scratch.length) scratch = new Uint8Array(Math.max(room, scratch.length * 2));
+  if (room > scratch.length)
+    scratch = new Uint8Array(Math.min(MOST_KEPT, Math.max(room, scratch.length * 2)));
   const { written } = encoder.encodeInto(text, scratch);
   return scratch.subarray(0, written);
 }

@@ -26,6 +26,17 @@ describe("scratchUtf8", () => {
     expect(new TextDecoder().decode(copy)).toBe("first answer");
   });
 
+  test("the kept buffer grows to what a text needs and never past 4 MiB", () => {
+    const mib = 1 << 20;
+    const first = "a".repeat(Math.floor((2.5 * mib) / 3));
+    expect(scratchUtf8(first).byteLength).toBe(first.length);
+    const second = "b".repeat(mib);
+    const bytes = scratchUtf8(second);
+    expect(bytes).toEqual(encoder.encode(second));
+    expect(bytes.buffer.byteLength).toBeGreaterThanOrEqual(3 * mib);
+    expect(bytes.buffer.byteLength).toBeLessThanOrEqual(4 * mib);
+  });
+
   test("a text larger than what is kept gets an array of its own, and the next small text still encodes", () => {
     const huge = "ü".repeat(2_000_000);
     const bytes = scratchUtf8(huge);
