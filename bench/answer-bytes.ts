@@ -19,7 +19,7 @@ for (const record of generateDataset({ universities: 60, scansPerUniversity: 1 }
   if (record.type === "university")
     rows.push({ rank: rows.length + 1, ...record, tail: "東京大学 · Genève" });
 }
-const body = JSON.stringify({ data: rows, meta: { page: 1, limit: 50 } });
+const body = JSON.stringify({ data: rows, meta: { page: 1, limit: 60 } });
 const encoder = new TextEncoder();
 const bytes = encoder.encode(body);
 const headers = { "Content-Type": "application/json; charset=utf-8", ETag: '"0123456789abcdef"' };
