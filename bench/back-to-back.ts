@@ -18,6 +18,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { benchArgs } from "./args.ts";
+import { median } from "./median.ts";
 import { BUN, cpuSecondsOf, freePort, rssOf, sampleRss, startPinned, stopProcess } from "./proc.ts";
 import { buildScenarios, prepareScenario } from "./scenarios.ts";
 import { runWrk } from "./wrk.ts";
@@ -113,10 +114,8 @@ for (let round = 1; round <= rounds; round++) {
 }
 console.log("median share of the ceiling:");
 for (const [key, xs] of shares) {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const median = sorted[Math.floor(sorted.length / 2)] as number;
   console.log(
-    `  ${key.replace("\t", "  ")}  ${(median * 100).toFixed(1)} %  (${xs.map((x) => (x * 100).toFixed(1)).join(", ")})`,
+    `  ${key.replace("\t", "  ")}  ${(median(xs) * 100).toFixed(1)} %  (${xs.map((x) => (x * 100).toFixed(1)).join(", ")})`,
   );
 }
 for (const [tree, xs] of peaks)
@@ -131,9 +130,8 @@ if (trees.length > 1) {
         const other = cpuPerRequest.get(`${sc.name}\t${tree}\t${round}`);
         if (base && other) ratios.push(other / base);
       }
-      const median = [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length / 2)] ?? Number.NaN;
       console.log(
-        `  ${tree}  ${sc.name.padEnd(14)}  ${median.toFixed(2)}  (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
+        `  ${tree}  ${sc.name.padEnd(14)}  ${median(ratios).toFixed(2)}  (${ratios.map((r) => r.toFixed(2)).join(", ")})`,
       );
     }
   }

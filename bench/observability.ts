@@ -25,6 +25,7 @@ import { createLogger } from "../src/logger.ts";
 import { ServerMetrics } from "../src/metrics.ts";
 import { appContext } from "../src/server.ts";
 import { benchArgs } from "./args.ts";
+import { median } from "./median.ts";
 import { BUN, freePort, waitReady } from "./proc.ts";
 import { buildScenarios, type Mode } from "./scenarios.ts";
 
@@ -40,7 +41,6 @@ const only = value("only")?.split(",") ?? ["rankings", "university"];
 const which = value("observe") ?? "both";
 const logDir = mkdtempSync(join(tmpdir(), "unirank-bench-logs-"));
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const fixed = (xs: number[]) => xs.map((x) => x.toFixed(1)).join(" ");
 
 /** A way to send `count` requests of a scenario to one side and return its CPU µs per request. */

@@ -18,6 +18,7 @@ import { generateDataset } from "../lib/seed/index.ts";
 import { BunPostgresDialect } from "../src/db/bun-postgres-dialect.ts";
 import { stopTestPostgres, testPostgres } from "../test/support/postgres-server.ts";
 import { benchOptions } from "./args.ts";
+import { median } from "./median.ts";
 
 const { value } = benchOptions();
 const universities = Number(value("universities") ?? 20_000);
@@ -84,7 +85,6 @@ for (let round = 0; round < rounds; round++) {
     );
   }
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 console.log("medians:");
 for (const [name, rs] of results) {
   console.log(

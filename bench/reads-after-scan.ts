@@ -16,6 +16,7 @@ import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
 import { appContext } from "../src/server.ts";
 import { benchArgs } from "./args.ts";
+import { median } from "./median.ts";
 
 const { value, dbPath } = benchArgs("reads-after-scan.ts DB [--rounds N]");
 const rounds = Number(value("rounds") ?? 10);
@@ -85,7 +86,6 @@ try {
   await sql`delete from scans where source_id like ${`${sourcePrefix}%`}`.execute(db);
 }
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
 process.stdout.write(`first read after each of ${rounds} scans (${n} universities), ms: median / slowest\n`);
 for (const [name, xs] of Object.entries(times)) {
   process.stdout.write(
