@@ -130,10 +130,16 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
   let buffer: AuditEntry[] = [];
   let timer: ReturnType<typeof setTimeout> | undefined;
   let writing: Promise<void> = Promise.resolve();
+  /** A write of full batches is queued or running: entries recorded meanwhile join it, with no write of their own. */
+  let batching = false;
   let closed = false;
 
-  const write = async (): Promise<void> => {
-    while (buffer.length > 0) {
+  /**
+   * Writes the buffer batch by batch while it holds at least `least` entries (1: everything). Entries recorded
+   * while a batch is written are taken by the next turn of the loop.
+   */
+  const write = async (least: number): Promise<void> => {
+    while (buffer.length >= least && buffer.length > 0) {
       const batch = buffer.slice(0, batchSize);
       try {
         const values: unknown[] = [];
@@ -158,12 +164,26 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
         return;
       }
     }
+    // What is left, less than a batch, waits for the interval.
+    if (buffer.length > 0) schedule();
   };
   const flush = (): Promise<void> => {
     if (timer) clearTimeout(timer);
     timer = undefined;
-    writing = writing.then(write);
+    writing = writing.then(() => write(1));
     return writing;
+  };
+  /**
+   * A write of full batches, unless one is queued or running already. Under load, entries arrive while a batch is
+   * written: each starting a write of its own would write them a row or two a statement, each its own commit.
+   */
+  const writeBatches = () => {
+    batching = true;
+    writing = writing
+      .then(() => write(batchSize))
+      .finally(() => {
+        batching = false;
+      });
   };
   const schedule = () => {
     if (timer || closed) return;
@@ -179,7 +199,8 @@ export function createAuditLog(db: DB | AccessDB, options: AuditLogOptions = {})
     record(entry) {
       buffer.push(entry);
       if (buffer.length > maxBuffered) buffer.splice(0, buffer.length - maxBuffered);
-      if (buffer.length >= batchSize) void flush();
+      // The timer stays the fallback: the batches' write may be ending as this entry comes.
+      if (buffer.length >= batchSize && !batching) writeBatches();
       else schedule();
     },
     flush,

@@ -67,6 +67,36 @@ describeEachDatabase("audit log", (get) => {
     expect(page.map((r) => r.request_id)).toEqual(["r10", "r11", "r12", "r13", "r14"]);
   });
 
+  test("entries recorded while a batch is written join the next full batch, not a write of their own", async () => {
+    const { db } = get();
+    await get().reset();
+    let batches = 0;
+    const audit = createAuditLog(db, {
+      flushIntervalMs: 60_000,
+      batchSize: 50,
+      onWritten: () => batches++,
+    });
+    // As a busy server records them: one between each step of the writes under way.
+    for (let i = 0; i < 1000; i++) {
+      audit.record({
+        at: new Date(T0 + i),
+        request_id: `b${i}`,
+        key_id: null,
+        client_ip: "198.51.100.1",
+        method: "GET",
+        path: `/api/v2/rankings?page=${i}`,
+        status: 200,
+        duration_ms: 1,
+      });
+      await null;
+    }
+    await audit.close();
+    const rows = await readAudit(db, { limit: 2000 });
+    expect(rows.map((r) => r.request_id)).toEqual(Array.from({ length: 1000 }, (_, i) => `b${i}`));
+    // 20 full batches; at most one more for what close() finds.
+    expect(batches).toBeLessThanOrEqual(21);
+  });
+
   test("retention removes rows older than the setting (0 keeps everything)", async () => {
     const { db } = get();
     await get().reset();
