@@ -10,7 +10,7 @@
  *
  * Under `bun --cpu-prof` it shows where those microseconds go.
  */
-import { openDatabase } from "../src/db/open.ts";
+import { openAccessState, openDatabase } from "../src/db/open.ts";
 import { createAccessGuard } from "../src/http/access.ts";
 import { createApp } from "../src/http/app.ts";
 import { appContext } from "../src/server.ts";
@@ -35,7 +35,15 @@ const config = {
 } as Parameters<typeof appContext>[0];
 const log = () => {};
 const ctx = appContext(config, opened, log);
-const access = createAccessGuard({ db: opened.db, clock: ctx.clock, anonymousLimit: 0, pruneIntervalMs: 0 });
+// The audit log goes to the access-state file beside the data, as the server's does.
+const state = await openAccessState(dbPath, opened);
+const access = createAccessGuard({
+  db: opened.db,
+  stateDb: state.db,
+  clock: ctx.clock,
+  anonymousLimit: 0,
+  pruneIntervalMs: 0,
+});
 const app = createApp({ ...ctx, access });
 
 const mode = cached ? "cached" : "uncached";
@@ -62,4 +70,5 @@ for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
   );
 }
 await access.close();
+await state.close();
 await opened.close();

@@ -107,10 +107,8 @@ const HOW_TO_SEND =
  * Every key value the request carries, from the three places, and whether an `Authorization` header holds a
  * credential in another form (`Basic …`, a bare key): that is refused, never read as anonymous.
  */
-function suppliedKeys(
-  request: Request,
-  search: string,
-): { keys: string[]; unusable: string | null; bearerComma: boolean } {
+function suppliedKeys(rc: RequestContext): { keys: string[]; unusable: string | null; bearerComma: boolean } {
+  const { request, search } = rc;
   const keys: string[] = [];
   let unusable: string | null = null;
   let bearerComma = false;
@@ -132,8 +130,10 @@ function suppliedKeys(
     }
   }
   // The query string is parsed only when it may name `api_key` (plainly or percent-encoded).
+  // The request's own parse, which the route's parameters use too.
   if (search.includes("api_key") || search.includes("%")) {
-    keys.push(...new URLSearchParams(search).getAll("api_key").map((k) => k.trim()));
+    const named = rc.query.api_key;
+    if (named !== undefined) keys.push(...(typeof named === "string" ? [named] : named).map((k) => k.trim()));
   }
   return { keys, unusable, bearerComma };
 }
@@ -252,7 +252,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         return key !== null;
       },
       async admit() {
-        const { keys: supplied, unusable, bearerComma } = suppliedKeys(request, rc.search);
+        const { keys: supplied, unusable, bearerComma } = suppliedKeys(rc);
         keySupplied = supplied.length > 0 || unusable !== null || bearerComma;
         if (bearerComma && unusable === null) {
           throw withHeaders(

@@ -21,7 +21,6 @@ import { healthRoute } from "./health.ts";
 import { listRequest, querySchemaOf, withKeyedHint } from "./list-request.ts";
 import type { RequestObserver } from "./observer.ts";
 import { errorResponse, serialise, v2Envelope } from "./present.ts";
-import { parseQueryString } from "./query-string.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
 import { type ApiVersion, type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
@@ -54,7 +53,7 @@ function parseInputs(route: RouteSpec, rawPath: RawParams, rc: RequestContext, g
       return {};
     }
   };
-  const rawQuery = route.query ? parseQueryString(rc.search) : {};
+  const rawQuery = route.query ? rc.query : {};
   const params = parse(route.params, rawPath);
   const query = parse(querySchemaOf(route, gate), rawQuery);
   if (details.length > 0) {

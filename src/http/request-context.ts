@@ -1,6 +1,7 @@
-import { type Clock, mentionsKeyPrefix } from "../../lib/index.ts";
+import { type Clock, mentionsKeyPrefix, type RawParams } from "../../lib/index.ts";
 import type { ConnInfo } from "./conn-info.ts";
 import type { AdmissionFacts } from "./observer.ts";
+import { parseQueryString } from "./query-string.ts";
 import { requestTarget, splitTarget } from "./route.ts";
 
 const SANE_REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -15,6 +16,7 @@ export class RequestContext {
   readonly pathname: string;
   readonly search: string;
   #requestId: string | undefined;
+  #query: RawParams | undefined;
   #now: Date | undefined;
   /** The matched route's template, once routed. */
   route: string | null = null;
@@ -46,6 +48,12 @@ export class RequestContext {
           : crypto.randomUUID();
     }
     return this.#requestId;
+  }
+
+  /** The query string's parameters (`parseQueryString`), parsed once when first asked for (access, then the route). */
+  get query(): RawParams {
+    this.#query ??= parseQueryString(this.search);
+    return this.#query;
   }
 
   /** The socket peer's address, where the hosting server can tell it (asked when first needed). */
