@@ -1,11 +1,11 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
-import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import { type DB, SCORE_NAMES } from "../../../lib/index.ts";
 import {
   latestScoresAfter,
   latestScoresOf,
   type UniversityLatestScores,
 } from "../../../lib/queries/university-scores.ts";
+import { buildBatches } from "./build-batches.ts";
 import {
   changedSlots,
   mergedColumn,
@@ -119,7 +119,7 @@ const RUN = 512;
 async function buildScoreTexts(db: DB): Promise<LatestScoreTexts> {
   const table = new ScoreTableBuilder();
   let count = 0;
-  for await (const run of keysetBatches(RUN, (after) => latestScoresAfter(db, after, RUN))) {
+  for await (const run of buildBatches(RUN, (after) => latestScoresAfter(db, after, RUN))) {
     for (const entry of run) table.set(count++, entry);
   }
   return table.build(count);

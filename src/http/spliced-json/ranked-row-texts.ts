@@ -1,5 +1,4 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
-import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import type { DB } from "../../../lib/index.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import {
@@ -7,6 +6,7 @@ import {
   rankedDetailsAfter,
   rankedDetailsOf,
 } from "../../../lib/queries/ranked-details.ts";
+import { buildBatches } from "./build-batches.ts";
 import { JsonRows } from "./json-text.ts";
 import {
   changedSlots,
@@ -52,7 +52,7 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
   let ids = new Int32Array(1024);
   const columns = new ColumnsBuilder();
   let count = 0;
-  for await (const run of keysetBatches(RUN, (after) => rankedDetailsAfter(db, after, RUN))) {
+  for await (const run of buildBatches(RUN, (after) => rankedDetailsAfter(db, after, RUN))) {
     ids = room(ids, count + run.length);
     for (const { id, details } of run) {
       ids[count] = id;

@@ -1,7 +1,7 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
-import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
 import type { DB } from "../../../lib/index.ts";
 import { universitiesAfter } from "../../../lib/queries/list-universities.ts";
+import { buildBatches } from "./build-batches.ts";
 import { room, type TextColumn, TextColumnBuilder, textAt, textWithin } from "./text-column.ts";
 
 /**
@@ -27,7 +27,7 @@ async function buildUniversityTexts(db: DB): Promise<UniversityTexts> {
   let tail = new Uint8Array(1024);
   const row = new TextColumnBuilder();
   let count = 0;
-  for await (const run of keysetBatches(RUN, (after) => universitiesAfter(db, after, RUN))) {
+  for await (const run of buildBatches(RUN, (after) => universitiesAfter(db, after, RUN))) {
     ids = room(ids, count + run.length);
     tail = room(tail, count + run.length);
     for (const university of run) {
