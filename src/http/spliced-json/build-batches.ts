@@ -15,9 +15,13 @@ export type BuildCollector = (full: boolean) => void;
 
 const runtimeCollector: BuildCollector = (full) => (full ? collectGarbage() : collectGarbageSoon());
 
+/** Lets the event loop run what waits (other requests) before the build reads on. */
+const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * The batches of a build of spliced texts: `keysetBatches(size, read)`, with a collection (`collect`) whenever
- * another `ROWS_PER_COLLECTION` rows have been handed out and used.
+ * another `ROWS_PER_COLLECTION` rows have been handed out and used, and the event loop let run between batches: a
+ * build of a second or more otherwise held every other request that came meanwhile.
  */
 export async function* buildBatches<R extends { id: number | string }>(
   size: number,
@@ -34,5 +38,6 @@ export async function* buildBatches<R extends { id: number | string }>(
       collections++;
       collect(collections % FULL_EVERY === 0);
     }
+    await letOthersRun();
   }
 }
