@@ -9,11 +9,9 @@
 import { heapStats } from "bun:jsc";
 import { readFileSync } from "node:fs";
 import { openDatabase } from "../src/db/open.ts";
-import { createAccessGuard } from "../src/http/access.ts";
-import { createApp } from "../src/http/app.ts";
-import { appContext } from "../src/server.ts";
 import { benchArgs } from "./args.ts";
 import { buildScenarios } from "./scenarios.ts";
+import { servedApp } from "./served-app.ts";
 
 const { dbPath } = benchArgs("memory-by-scenario.ts DB");
 const mb = (kb: string | undefined) => (Number(kb) / 1024).toFixed(1).padStart(6);
@@ -25,16 +23,7 @@ const resident = () => {
 
 process.stdout.write(`${"start".padEnd(16)} ${resident()}\n`);
 const opened = await openDatabase(dbPath, { readWindowMs: 1 });
-const config = {
-  db: dbPath,
-  logDir: "/tmp",
-  cache: false,
-  cacheEntries: 1000,
-  minFreeDiskGb: 0,
-} as Parameters<typeof appContext>[0];
-const ctx = appContext(config, opened, () => {});
-const access = createAccessGuard({ db: opened.db, clock: ctx.clock, anonymousLimit: 0, pruneIntervalMs: 0 });
-const app = createApp({ ...ctx, access });
+const { app, close } = await servedApp(dbPath, opened);
 process.stdout.write(`${"app".padEnd(16)} ${resident()}\n`);
 for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
   const paths = sc.paths.uncached;
@@ -47,5 +36,5 @@ for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
   const heap = `heap ${(h.heapSize / 1048576).toFixed(1)} MB (outside cells ${(h.extraMemorySize / 1048576).toFixed(1)}), ${h.objectCount} objects`;
   process.stdout.write(`${sc.name.padEnd(16)} ${resident()}  ${heap}\n`);
 }
-await access.close();
+await close();
 await opened.close();

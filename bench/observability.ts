@@ -18,16 +18,15 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { accessLog } from "../src/access-log.ts";
 import { openDatabase } from "../src/db/open.ts";
-import { createAccessGuard } from "../src/http/access.ts";
-import { createApp, type UnirankApp } from "../src/http/app.ts";
+import type { UnirankApp } from "../src/http/app.ts";
 import { observers } from "../src/http/observer.ts";
 import { createLogger } from "../src/logger.ts";
 import { ServerMetrics } from "../src/metrics.ts";
-import { appContext } from "../src/server.ts";
 import { benchArgs } from "./args.ts";
 import { median } from "./median.ts";
 import { BUN, freePort, waitReady } from "./proc.ts";
 import { buildScenarios, type Mode } from "./scenarios.ts";
+import { servedApp } from "./served-app.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
 const { argv, value, dbPath } = benchArgs(
@@ -69,19 +68,19 @@ async function inProcess() {
   const opened = await openDatabase(dbPath as string);
   const log = createLogger(logDir, { quiet: true });
   const metrics = new ServerMetrics();
-  const build = (observed: boolean, cached: boolean): UnirankApp => {
-    const config = { db: dbPath, logDir, cache: cached, cacheEntries: 1000, minFreeDiskGb: 0 };
-    const ctx = appContext(config as Parameters<typeof appContext>[0], opened, log);
-    const access = createAccessGuard({
-      db: opened.db,
-      clock: ctx.clock,
-      anonymousLimit: 0,
-      pruneIntervalMs: 0,
-    });
+  const served: { close(): Promise<void> }[] = [];
+  const build = async (observed: boolean, cached: boolean): Promise<UnirankApp> => {
     const observer = observed
       ? observers([which !== "log" ? metrics : null, which !== "metrics" ? accessLog(log) : null])
       : undefined;
-    return createApp({ ...ctx, access, observer });
+    const one = await servedApp(dbPath as string, opened, {
+      cache: cached,
+      logDir,
+      log,
+      ...(observer ? { observer } : {}),
+    });
+    served.push(one);
+    return one.app;
   };
   let n = 0;
   const side =
@@ -103,11 +102,12 @@ async function inProcess() {
     for (const mode of ["uncached", "cached"] as const) {
       const cached = mode === "cached";
       await compare(sc.name, mode, sc.paths[mode] ?? sc.paths.uncached, {
-        off: side(build(false, cached)),
-        on: side(build(true, cached)),
+        off: side(await build(false, cached)),
+        on: side(await build(true, cached)),
       });
     }
   }
+  for (const one of served) await one.close();
   await log.flush();
   await opened.close();
 }

@@ -12,11 +12,9 @@
 import { sql } from "kysely";
 import { migrate, writeRecords } from "../lib/index.ts";
 import { openDatabase } from "../src/db/open.ts";
-import { createAccessGuard } from "../src/http/access.ts";
-import { createApp } from "../src/http/app.ts";
-import { appContext } from "../src/server.ts";
 import { benchArgs } from "./args.ts";
 import { median } from "./median.ts";
+import { servedApp } from "./served-app.ts";
 
 const { value, dbPath } = benchArgs("reads-after-scan.ts DB [--rounds N]");
 const rounds = Number(value("rounds") ?? 10);
@@ -24,12 +22,8 @@ const rounds = Number(value("rounds") ?? 10);
 const opened = await openDatabase(dbPath, { readWindowMs: 1 });
 const db = opened.db;
 await migrate(db);
-const config = { db: dbPath, logDir: "/tmp", cache: false, cacheEntries: 0, minFreeDiskGb: 0 } as Parameters<
-  typeof appContext
->[0];
-const ctx = appContext(config, opened, () => {});
-const access = createAccessGuard({ db, clock: ctx.clock, anonymousLimit: 0, pruneIntervalMs: 0 });
-const app = createApp({ ...ctx, access });
+const served = await servedApp(dbPath, opened);
+const app = served.app;
 
 const { n } = await db
   .selectFrom("universities")
@@ -92,4 +86,5 @@ for (const [name, xs] of Object.entries(times)) {
     `  ${name.padEnd(16)} ${median(xs).toFixed(1).padStart(8)} / ${Math.max(...xs).toFixed(1)}\n`,
   );
 }
+await served.close();
 await opened.close();

@@ -10,12 +10,10 @@
  *
  * Under `bun --cpu-prof` it shows where those microseconds go.
  */
-import { openAccessState, openDatabase } from "../src/db/open.ts";
-import { createAccessGuard } from "../src/http/access.ts";
-import { createApp } from "../src/http/app.ts";
-import { appContext } from "../src/server.ts";
+import { openDatabase } from "../src/db/open.ts";
 import { benchArgs } from "./args.ts";
 import { buildScenarios } from "./scenarios.ts";
+import { servedApp } from "./served-app.ts";
 
 const { argv, value, dbPath } = benchArgs(
   "requests.ts DB [--iterations N] [--only a,b] [--cache] [--read-window MS]",
@@ -26,25 +24,8 @@ const cached = argv.includes("--cache");
 
 const readWindowMs = Number(value("read-window") ?? 1);
 const opened = await openDatabase(dbPath, { readWindowMs });
-const config = {
-  db: dbPath,
-  logDir: "/tmp",
-  cache: cached,
-  cacheEntries: 1000,
-  minFreeDiskGb: 0,
-} as Parameters<typeof appContext>[0];
-const log = () => {};
-const ctx = appContext(config, opened, log);
-// The audit log goes to the access-state file beside the data, as the server's does.
-const state = await openAccessState(dbPath, opened);
-const access = createAccessGuard({
-  db: opened.db,
-  stateDb: state.db,
-  clock: ctx.clock,
-  anonymousLimit: 0,
-  pruneIntervalMs: 0,
-});
-const app = createApp({ ...ctx, access });
+const served = await servedApp(dbPath, opened, { cache: cached });
+const app = served.app;
 
 const mode = cached ? "cached" : "uncached";
 for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
@@ -69,6 +50,5 @@ for (const sc of buildScenarios(dbPath, { deepPage: 1000, distinct: 500 })) {
     `${sc.name.padEnd(14)} ${mode.padEnd(8)} ${us.toFixed(1).padStart(8)} µs/request ${cpuUs.toFixed(1).padStart(8)} µs CPU  ${Math.round(bytes / iterations)} B\n`,
   );
 }
-await access.close();
-await state.close();
+await served.close();
 await opened.close();
