@@ -13,7 +13,7 @@
  * Over HTTP: `serve` with and without `--access-log --metrics-listen`, loaded by autocannon (node) with a fixed
  * number of requests; CPU of the server process from /proc.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { accessLog } from "../src/access-log.ts";
@@ -24,7 +24,7 @@ import { createLogger } from "../src/logger.ts";
 import { ServerMetrics } from "../src/metrics.ts";
 import { benchArgs } from "./args.ts";
 import { median } from "./median.ts";
-import { BUN, freePort, waitReady } from "./proc.ts";
+import { BUN, cpuSecondsOf, freePort, waitReady } from "./proc.ts";
 import { buildScenarios, type Mode } from "./scenarios.ts";
 import { servedApp } from "./served-app.ts";
 
@@ -112,11 +112,8 @@ async function inProcess() {
   await opened.close();
 }
 
-/** CPU ticks (user + system) of a process so far, in µs. */
-function cpuOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
-}
+/** CPU (user + system) of a process so far, in µs. */
+const cpuOf = (pid: number): number => (cpuSecondsOf(pid) ?? 0) * 1_000_000;
 
 /** Over HTTP: two `unirank serve` on the database, loaded in turn by autocannon. */
 async function overHttp() {
