@@ -12,6 +12,9 @@ export interface StewardRuntime {
   collect(): void;
 }
 
+/** Bun's collector, where the runtime is Bun: a full collection, synchronous, when `force`. */
+const bunGc = (force: boolean): void => (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(force);
+
 /** A full collection now, where the runtime offers one (Bun); nothing elsewhere. */
 export const collectGarbage = (): void => bunRuntime.collect();
 
@@ -19,12 +22,11 @@ export const collectGarbage = (): void => bunRuntime.collect();
  * A collection the runtime runs when it suits it, with no full collection forced (Bun's `Bun.gc(false)`, which also
  * has mimalloc give back its free pages); nothing elsewhere. Cheap enough to ask for between the batches of a build.
  */
-export const collectGarbageSoon = (): void =>
-  (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(false);
+export const collectGarbageSoon = (): void => bunGc(false);
 
 const bunRuntime: StewardRuntime = {
   rss: () => process.memoryUsage.rss(),
-  collect: () => (globalThis as { Bun?: { gc(force: boolean): void } }).Bun?.gc(true),
+  collect: () => bunGc(true),
 };
 
 /** One look at the resident size per `check()`: collects when it passed the floor by more than the headroom. */

@@ -129,8 +129,8 @@ function suppliedKeys(rc: RequestContext): { keys: string[]; unusable: string | 
       afterBearer = m !== null;
     }
   }
-  // The query string is parsed only when it may name `api_key` (plainly or percent-encoded).
-  // The request's own parse, which the route's parameters use too.
+  // The query string is read only when it may name `api_key` (plainly or percent-encoded), from the request's one
+  // parse, which the route's parameters use too.
   if (search.includes("api_key") || search.includes("%")) {
     const named = rc.query.api_key;
     if (named !== undefined) keys.push(...(typeof named === "string" ? [named] : named).map((k) => k.trim()));
