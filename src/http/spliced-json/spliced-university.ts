@@ -11,34 +11,36 @@ import {
   universityTextsOf,
 } from "./university-texts.ts";
 
-/** `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…`: the list's row and the scan count. */
+/**
+ * `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…`: the list's row and the scan count the
+ * rankings keep; 0 for a university not among the rankings' rows, which has no completed scan (`slot` -1).
+ */
 const universityMembers = (texts: UniversityTexts, textSlot: number, rows: RankedRows, slot: number) =>
-  `${universityRowAt(texts, textSlot).slice(1, -1)},"scan_count":${rows.scanCount[slot]}`;
+  `${universityRowAt(texts, textSlot).slice(1, -1)},"scan_count":${slot < 0 ? 0 : rows.scanCount[slot]}`;
 
 /**
  * The HTTP fast path of v1 `/universities/{id}`: the core's `getUniversity` without its latest scan, spliced from
- * the list's row of the university and the scan count the rankings keep, both made once per generation instead of
- * read from the database per request. A university with no latest completed scan (not among the rankings' rows)
- * is read as before. The bytes equal `JSON.stringify` of the core's answer (test/db/spliced-json.test.ts); why it
- * exists is in docs/performance.md.
+ * the list's row of the university and the scan count the rankings keep (none for a university they do not hold),
+ * both made once per generation instead of read from the database per request. An id the list does not hold is
+ * read as before, for the core's error. The bytes equal `JSON.stringify` of the core's answer
+ * (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
  */
 export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
   const rows = await rankedRowsOf(db);
   const texts = await universityTextsOf(db);
-  const slot = slotOf(rows, id);
   const textSlot = slotOf(texts, id);
-  if (slot < 0 || textSlot < 0) {
+  if (textSlot < 0) {
     const { latest_scan: _, ...university } = await getUniversity(db, id);
     return university;
   }
-  return new JsonText(`{${universityMembers(texts, textSlot, rows, slot)}}`);
+  return new JsonText(`{${universityMembers(texts, textSlot, rows, slotOf(rows, id))}}`);
 }
 
 /**
  * The HTTP fast path of v2 `/universities/{id}`: the core's `getUniversity` with `universityRanking`, the university
- * as v1's, its latest scan and profile from the table of latest scores, its ranking from the in-memory rankings. A
- * university these do not hold alike (unscanned, unknown, a write between the reads, a score that is not a tenth)
- * is read by the core.
+ * as v1's, its latest scan and profile from the table of latest scores, its ranking from the in-memory rankings; an
+ * unscanned university (in neither) with no latest scan and no ranking. A university these do not hold alike
+ * (unknown, a write between the reads, a score that is not a tenth) is read by the core.
  */
 export async function splicedUniversityWithRanking(db: DB, id: number): Promise<unknown> {
   const rows = await rankedRowsOf(db);
@@ -47,6 +49,12 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
   const slot = slotOf(rows, id);
   const scoreSlot = slotOf(table, id);
   const textSlot = slotOf(texts, id);
+  // Neither the rankings' rows nor the table of latest scores have a scan of it: no completed scan, no ranking.
+  if (textSlot >= 0 && slot < 0 && (scoreSlot < 0 || table.scanId[scoreSlot] === 0)) {
+    return new JsonText(
+      `{${universityMembers(texts, textSlot, rows, slot)},"latest_scan":null,"ranking":null}`,
+    );
+  }
   const latest = slot < 0 || scoreSlot < 0 || textSlot < 0 ? null : latestScanOf(table, scoreSlot);
   if (latest === null || scanIdAt(rows, slot) !== table.scanId[scoreSlot]) {
     const university = await getUniversity(db, id);
