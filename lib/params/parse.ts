@@ -16,7 +16,7 @@ interface Constraints {
 
 /** Numbers are plain decimals of at most 15 digits before and after the point (a double keeps 15 exactly). */
 const MAX_DIGITS = 15;
-const DECIMAL = /^-?([0-9]+)(?:\.([0-9]+))?$/;
+const DECIMAL = /^-?[0-9]+(?:\.[0-9]+)?$/;
 
 function rangeText(c: Constraints): string {
   if (c.minimum !== undefined && c.maximum !== undefined) return ` from ${c.minimum} to ${c.maximum}`;
@@ -25,51 +25,69 @@ function rangeText(c: Constraints): string {
   return "";
 }
 
-function parseOne(name: string, raw: string, c: Constraints): { value?: unknown; error?: string } {
+/** The characters of a string as its iterator counts them (code points; a lone surrogate is one), in place. */
+function codePoints(text: string): number {
+  let n = text.length;
+  for (let i = 0; i < text.length - 1; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        n--;
+        i++;
+      }
+    }
+  }
+  return n;
+}
+
+/** A raw value that its constraints refuse, and why. */
+class Refused {
+  constructor(readonly message: string) {}
+}
+
+/** The value of one raw parameter, or `Refused`; the messages are made only for a refusal. */
+function parseOne(name: string, raw: string, c: Constraints): unknown {
   if (c.type === "integer" || c.type === "number") {
     const integer = c.type === "integer";
-    const expected = `${name} must be ${integer ? "an integer" : "a number"}${rangeText(c)}`;
-    const m = DECIMAL.exec(raw);
-    const whole = m?.[1] ?? "";
-    const fraction = m?.[2];
-    if (!m || (integer && (fraction !== undefined || raw.startsWith("-")))) {
-      return {
-        error: integer
-          ? expected
-          : `${expected}, written as digits with an optional decimal point (as in 72.5)`,
-      };
+    const expected = () => `${name} must be ${integer ? "an integer" : "a number"}${rangeText(c)}`;
+    const negative = raw.startsWith("-");
+    const dot = raw.indexOf(".");
+    if (!DECIMAL.test(raw) || (integer && (dot >= 0 || negative))) {
+      return new Refused(
+        integer ? expected() : `${expected()}, written as digits with an optional decimal point (as in 72.5)`,
+      );
     }
-    if (whole.length > MAX_DIGITS) {
-      return {
-        error: `${expected} with at most ${MAX_DIGITS} digits${integer ? "" : " before the decimal point"}`,
-      };
+    if ((dot < 0 ? raw.length : dot) - (negative ? 1 : 0) > MAX_DIGITS) {
+      return new Refused(
+        `${expected()} with at most ${MAX_DIGITS} digits${integer ? "" : " before the decimal point"}`,
+      );
     }
-    if (fraction !== undefined && fraction.length > MAX_DIGITS) {
-      return {
-        error: `${expected} with at most ${MAX_DIGITS} decimals (${raw} has ${fraction.length})`,
-      };
+    const decimals = dot < 0 ? 0 : raw.length - dot - 1;
+    if (decimals > MAX_DIGITS) {
+      return new Refused(`${expected()} with at most ${MAX_DIGITS} decimals (${raw} has ${decimals})`);
     }
     const n = Number(raw);
     if ((c.minimum !== undefined && n < c.minimum) || (c.maximum !== undefined && n > c.maximum)) {
-      return { error: expected };
+      return new Refused(expected());
     }
-    return { value: n };
+    return n;
   }
   if (c.enum) {
-    if (!c.enum.includes(raw)) return { error: `${name} must be one of: ${c.enum.join(", ")}` };
-    return { value: raw };
+    if (!c.enum.includes(raw)) return new Refused(`${name} must be one of: ${c.enum.join(", ")}`);
+    return raw;
   }
-  const length = [...raw].length;
+  const length = c.minLength === undefined && c.maxLength === undefined ? 0 : codePoints(raw);
   if (c.minLength !== undefined && length < c.minLength) {
-    return { error: `${name} must be at least ${c.minLength} character${c.minLength === 1 ? "" : "s"}` };
+    return new Refused(`${name} must be at least ${c.minLength} character${c.minLength === 1 ? "" : "s"}`);
   }
   if (c.maxLength !== undefined && length > c.maxLength) {
-    return { error: `${name} must be at most ${c.maxLength} characters` };
+    return new Refused(`${name} must be at most ${c.maxLength} characters`);
   }
   if (c.pattern !== undefined && !patternOf(c.pattern).test(raw)) {
-    return { error: `${name} is malformed${c.pattern ? ` (${describePattern(name)})` : ""}` };
+    return new Refused(`${name} is malformed${c.pattern ? ` (${describePattern(name)})` : ""}`);
   }
-  return { value: raw };
+  return raw;
 }
 
 const patterns = new Map<string, RegExp>();
@@ -135,8 +153,8 @@ export function parseParams<T extends TObject>(schema: T, raw: RawParams): Recor
       continue;
     }
     const parsed = parseOne(name, value, c);
-    if (parsed.error) details.push({ param: name, message: parsed.error });
-    else out[name] = parsed.value;
+    if (parsed instanceof Refused) details.push({ param: name, message: parsed.message });
+    else out[name] = parsed;
   }
   if (details.length > 0) throw invalidParameter(details);
   return out;

@@ -228,7 +228,8 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   const open: AccessGuard["open"] = (rc, route) => {
     const request = rc.request;
     const headers: Record<string, string> = {};
-    const arrived = clock();
+    // The arrival's time, read only for a request the audit log records (v2, or one with a key).
+    let arrived = route.version === "v2" ? clock() : undefined;
     const started = performance.now();
     let keySupplied = false;
     let key: AuthenticatedKey | null = null;
@@ -254,6 +255,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
       async admit() {
         const { keys: supplied, unusable, bearerComma } = suppliedKeys(rc);
         keySupplied = supplied.length > 0 || unusable !== null || bearerComma;
+        if (keySupplied) arrived ??= clock();
         if (bearerComma && unusable === null) {
           throw withHeaders(
             new UnirankError(
@@ -279,11 +281,12 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           const message = "Two different API keys were sent; send one key, in one place";
           throw new UnirankError("INVALID_PARAMETER", message, [{ param: "api_key", message }]);
         }
-        const now = clock();
+        let now: Date;
         let client: string;
         let limit: number;
         let policy: string;
         if (keySupplied) {
+          now = arrived ?? clock();
           try {
             key = await authenticate(db, supplied[0] ?? "");
           } catch (e) {
@@ -317,6 +320,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
           policy = "per-key";
         } else {
           if (anonymousLimit <= 0) return;
+          now = clock();
           // The route that hands out view tokens (the router's match, never the path as sent).
           const viewRequest = route.countsEveryCall === true;
           // A call of an explorer page view, within its token's bounded budget, is not counted again.
@@ -362,7 +366,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
       close(response) {
         if (route.version !== "v2" && !keySupplied) return;
         audit.record({
-          at: arrived,
+          at: arrived ?? clock(),
           request_id: rc.requestId,
           key_id: key?.id ?? null,
           client_ip: ipOf(),

@@ -217,7 +217,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
   /** The route a request names and its parameters: undefined outside the mount, null for no route inside it. */
   const routeOf = (rc: RequestContext) => {
     const path = inside(canonicalPath(rc.pathname));
-    return path === null ? undefined : router.match(path);
+    return path === null ? undefined : router.matchCanonical(path);
   };
 
   const run = async (rc: RequestContext): Promise<Response> => {

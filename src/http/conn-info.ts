@@ -13,18 +13,24 @@ export interface BunServerPeers {
 
 /**
  * The connection info of a request to a Bun server. The peer is asked of the server when first read (only a rate
- * limit or the audit log needs it; docs/performance.md says why).
+ * limit or the audit log needs it; docs/performance.md says why). A class, so that the one made per request is a
+ * plain object with its getter on the prototype.
  */
+class BunConnInfo implements ConnInfo {
+  constructor(
+    private readonly server: BunServerPeers | null | undefined,
+    private readonly request: Request,
+  ) {}
+  get remote(): { address?: string } {
+    let address: string | undefined;
+    try {
+      address = this.server?.requestIP(this.request)?.address;
+    } catch {}
+    return address === undefined ? {} : { address };
+  }
+}
+
+/** The connection info of a request to a Bun server (`BunConnInfo`). */
 export function bunConnInfo(server: BunServerPeers | null | undefined, request: Request): ConnInfo {
-  return {
-    remote: {
-      get address() {
-        try {
-          return server?.requestIP(request)?.address;
-        } catch {
-          return undefined;
-        }
-      },
-    },
-  };
+  return new BunConnInfo(server, request);
 }

@@ -8,8 +8,11 @@ export interface RouteMatch {
 
 interface ParamRoute {
   route: RouteSpec;
-  /** Literal segments as strings; a parameter as `{ name }`. */
-  segments: (string | { name: string })[];
+  /**
+   * The template as literal runs and parameters: `/api/v1/universities/:id/scores` is `/api/v1/universities/`, `id`,
+   * `/scores`. A path is matched by comparing the runs in place, with no array of its segments made.
+   */
+  parts: (string | { name: string })[];
 }
 
 /** A percent-encoded unreserved character (RFC 3986 §2.3): the same as the character itself. */
@@ -30,8 +33,9 @@ export function canonicalPath(pathname: string): string {
 
 /**
  * Finds a request's route by its path alone, in its canonical form (`canonicalPath`): static paths by one Map
- * lookup, paths with `:name` segments by comparing segments. A parameter that is not valid percent-encoding
- * matches nothing. The route found is the request's identity for everything after (access rules, version).
+ * lookup, paths with `:name` segments by comparing their literal runs in place. A parameter that is not valid
+ * percent-encoding, or empty, matches nothing. The route found is the request's identity for everything after
+ * (access rules, version). `match` takes any path; `matchCanonical` one that is canonical already.
  */
 export function createRouter(routes: readonly RouteSpec[]) {
   const exact = new Map<string, RouteSpec>();
@@ -41,38 +45,50 @@ export function createRouter(routes: readonly RouteSpec[]) {
       exact.set(route.path, route);
       continue;
     }
-    const segments = route.path
-      .split("/")
-      .slice(1)
-      .map((s) => (s.startsWith(":") ? { name: s.slice(1) } : s));
-    withParams.push({ route, segments });
+    const parts: ParamRoute["parts"] = [];
+    let literal = "";
+    for (const segment of route.path.split("/").slice(1)) {
+      if (segment.startsWith(":")) {
+        parts.push(`${literal}/`, { name: segment.slice(1) });
+        literal = "";
+      } else literal += `/${segment}`;
+    }
+    if (literal !== "") parts.push(literal);
+    withParams.push({ route, parts });
   }
 
-  const match = (pathname: string): RouteMatch | null => {
-    const path = canonicalPath(pathname);
+  /** The parameters of `path` by `parts`, or null when it does not fit. */
+  const fit = (parts: ParamRoute["parts"], path: string): Record<string, string> | null => {
+    let params: Record<string, string> | null = null;
+    let at = 0;
+    for (const part of parts) {
+      if (typeof part === "string") {
+        if (!path.startsWith(part, at)) return null;
+        at += part.length;
+        continue;
+      }
+      let end = path.indexOf("/", at);
+      if (end < 0) end = path.length;
+      if (end === at) return null;
+      const value = decodeSegment(path.slice(at, end));
+      if (value === null) return null;
+      params ??= {};
+      params[part.name] = value;
+      at = end;
+    }
+    return at === path.length ? params : null;
+  };
+
+  const matchCanonical = (path: string): RouteMatch | null => {
     const route = exact.get(path);
     if (route) return { route, params: {} };
-    const parts = path.split("/").slice(1);
     for (const candidate of withParams) {
-      if (candidate.segments.length !== parts.length) continue;
-      const params: Record<string, string> = {};
-      let ok = true;
-      for (let i = 0; i < parts.length && ok; i++) {
-        const segment = candidate.segments[i]!;
-        const part = parts[i]!;
-        if (typeof segment === "string") ok = segment === part;
-        else if (part === "") ok = false;
-        else {
-          const value = decodeSegment(part);
-          if (value === null) ok = false;
-          else params[segment.name] = value;
-        }
-      }
-      if (ok) return { route: candidate.route, params };
+      const params = fit(candidate.parts, path);
+      if (params !== null) return { route: candidate.route, params };
     }
     return null;
   };
-  return { match };
+  return { match: (pathname: string) => matchCanonical(canonicalPath(pathname)), matchCanonical };
 }
 
 function decodeSegment(part: string): string | null {

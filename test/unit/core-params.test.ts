@@ -1,4 +1,5 @@
 import { describe, expect, test } from "bun:test";
+import { Type } from "@sinclair/typebox";
 import {
   CompareParams,
   IdParams,
@@ -23,6 +24,16 @@ function bad(schema: Parameters<typeof parseParams>[0], raw: Record<string, stri
 }
 
 describe("core: parseParams", () => {
+  test("string lengths count characters as the string's iterator does: a surrogate pair is one, a lone one too", () => {
+    const schema = Type.Object({ q: Type.String({ minLength: 2, maxLength: 3 }) });
+    const fits = ["ab", "abc", "😀😀", "😀😀😀", "a😀b", "\ud800\ud800", "\udc00a\ud800", "大学", "😀\ud800"];
+    for (const q of fits) {
+      expect(parseParams(schema, { q })).toEqual({ q });
+    }
+    for (const q of ["a", "😀", "abcd", "😀😀😀😀", "\ud800", "\ud800\udc00", "a\ud800\ud800\ud800"]) {
+      expect(bad(schema, { q })).toEqual(["q"]);
+    }
+  });
   test("defaults fill absent values; unknown parameters are ignored", () => {
     expect(parseParams(ListUniversitiesParams, { utm_source: "x" })).toEqual({
       page: 1,
