@@ -1,16 +1,18 @@
 import { generationMemo } from "../db/generation-memo.ts";
+import { keysetBatches } from "../db/keyset-batches.ts";
 import type { DB } from "../schema/database.ts";
+import { letOthersRun, runSteps, runStepsLettingOthersRun, type Steps } from "../steps/run-steps.ts";
 import { type ByteText, byteText } from "../text/byte-search.ts";
 import {
   firstOffset,
   REPEAT_MIN,
   type SuffixOrder,
-  suffixOrder,
+  suffixOrderSteps,
   suffixRange,
   textsInRange,
 } from "../text/suffix-order.ts";
 import { placedPage, placingCost, type SearchOrder } from "./search-orders.ts";
-import { countryCode, type UniversityOrder } from "./university-order.ts";
+import { countryCode, type UniversityOrder, universityOrder } from "./university-order.ts";
 
 /**
  * The folded search text of every university in (name, id) order, as one UTF-8 buffer, kept per universities
@@ -21,8 +23,9 @@ import { countryCode, type UniversityOrder } from "./university-order.ts";
  * found by a byte search over the whole text (`Buffer.indexOf`, a native memmem, where the runtime has it). Each
  * way is chosen by what it is expected to cost, with weights measured in docs/performance.md (*Search by the
  * suffix order*). All replace a LIKE over every row of the table (twice: once to count, once for the page). UTF-8
- * is self-synchronising, so a byte match of a key is a match of its characters. Built by one ordered read of the
- * table; rebuilt after any write of the table.
+ * is self-synchronising, so a byte match of a key is a match of its characters. Built on the list's order
+ * (`universityOrder`) from the texts read in runs, the event loop let run between runs and steps; rebuilt after any
+ * write of the table.
  */
 export interface SearchIndex extends UniversityOrder {
   /** Every `search_text` in UTF-8, each followed by a NUL byte. */
@@ -69,15 +72,11 @@ export interface SearchIndexRow {
 
 /** The index of `rows`, given in (name, id) order. */
 export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
-  const starts = new Int32Array(rows.length);
   const ids = new Int32Array(rows.length);
   const country = new Uint16Array(rows.length);
   const codes = new Map<string, number>();
-  const parts: string[] = new Array(rows.length);
-  let offset = 0;
+  const texts: string[] = new Array(rows.length);
   rows.forEach((r, i) => {
-    const text = r.search_text.replaceAll(SEPARATOR, " ");
-    starts[i] = offset;
     ids[i] = Number(r.id);
     let code = codes.get(r.country);
     if (code === undefined) {
@@ -85,22 +84,46 @@ export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
       codes.set(r.country, code);
     }
     country[i] = code;
-    parts[i] = text;
-    offset += encoder.encode(text).length + 1;
+    texts[i] = r.search_text.replaceAll(SEPARATOR, " ");
   });
-  const bytes = encoder.encode(parts.join(SEPARATOR) + SEPARATOR);
+  return runSteps(indexSteps({ ids, country, countryNames: [...codes.keys()] }, texts));
+}
+
+/**
+ * The index of `texts`, each university's search text (without NUL) at its position in `order`, as steps
+ * (`lib/steps/run-steps.ts`): the texts encoded at once, each text's start found from the separators, the suffix
+ * order sorted bucket by bucket.
+ */
+function* indexSteps(order: UniversityOrder, texts: readonly string[]): Steps<SearchIndex> {
+  // Encoded in runs of texts, then copied into one array: the same bytes as the whole text encoded at once.
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for (let i = 0; i < texts.length; i += TEXTS_RUN) {
+    const part = encoder.encode(texts.slice(i, i + TEXTS_RUN).join(SEPARATOR) + SEPARATOR);
+    parts.push(part);
+    size += part.length;
+    yield;
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const part of parts) {
+    bytes.set(part, at);
+    at += part.length;
+  }
+  const starts = new Int32Array(texts.length);
+  for (let p = 0, row = 1; row < texts.length; p++) if (bytes[p] === 0) starts[row++] = p + 1;
   const blocks = textBlocks(starts, bytes.length);
-  const suffixes = suffixOrder(bytes, rows.length, (p) => textAt(starts, blocks, p));
-  const countryNames = [...codes.keys()];
+  yield;
+  const suffixes = yield* suffixOrderSteps(bytes, texts.length, (p) => textAt(starts, blocks, p));
   return {
     bytes: byteText(bytes),
     suffixes,
     starts,
     blocks,
-    ids,
-    country,
-    countryNames,
-    countryRows: byCountry(country, codes.size),
+    ids: order.ids,
+    country: order.country,
+    countryNames: order.countryNames,
+    countryRows: byCountry(order.country, order.countryNames.length),
   };
 }
 
@@ -117,14 +140,44 @@ function byCountry(country: Uint16Array, countries: number): Int32Array[] {
   return rows;
 }
 
+/** Universities whose search texts are read per statement while the index is built. */
+const TEXTS_RUN = 5_000;
+
+/**
+ * Every university's search text at its place in `order`, read in runs by id with the event loop let run between
+ * them. A university the order does not hold (added since) is left out; one the runs no longer find keeps an empty
+ * text. A write during the build leaves the index a mix of before and after until the next generation's build, as
+ * any build that reads in runs (its generation is the one read first).
+ */
+async function textsInOrder(db: DB, order: UniversityOrder): Promise<string[]> {
+  const { ids } = order;
+  const texts: string[] = new Array(ids.length).fill("");
+  const placeOf = new Map<number, number>();
+  for (let place = 0; place < ids.length; place++) placeOf.set(ids[place] as number, place);
+  await letOthersRun();
+  const read = (after: number) =>
+    db
+      .selectFrom("universities")
+      .select(["id", "search_text"])
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(TEXTS_RUN)
+      .execute();
+  for await (const run of keysetBatches(TEXTS_RUN, read)) {
+    for (const { id, search_text } of run) {
+      const place = placeOf.get(Number(id));
+      if (place !== undefined) texts[place] = search_text.replaceAll(SEPARATOR, " ");
+    }
+    await letOthersRun();
+  }
+  return texts;
+}
+
+/** The index built on the list's order (`universityOrder`), pausing between runs and steps for other requests. */
 async function buildIndex(db: DB): Promise<SearchIndex> {
-  const rows = await db
-    .selectFrom("universities")
-    .select(["id", "country", "search_text"])
-    .orderBy("name")
-    .orderBy("id")
-    .execute();
-  return searchIndexOf(rows);
+  const order = await universityOrder(db);
+  const texts = await textsInOrder(db, order);
+  return runStepsLettingOthersRun(indexSteps(order, texts));
 }
 
 const indexMemo = generationMemo((db) => buildIndex(db), { follows: "universities" });

@@ -1,4 +1,5 @@
 import { firstAtLeast } from "../sorted/first-at-least.ts";
+import { runSteps, type Steps } from "../steps/run-steps.ts";
 
 /**
  * A suffix array over texts kept one after another in one byte array, each followed by a separator byte: every
@@ -125,37 +126,112 @@ export function suffixOrder(
   textOf: (offset: number) => number,
   separator = 0,
 ): SuffixOrder {
-  // Bucket by the first two bytes (counting sort), then sort each bucket from its third byte.
+  return runSteps(suffixOrderSteps(bytes, textCount, textOf, separator));
+}
+
+/** Suffixes sorted, or bytes or suffixes walked, between two pauses of `suffixOrderSteps`: a few ms of work. */
+const STEP = 200_000;
+
+/** `suffixOrder` as steps (`lib/steps/run-steps.ts`), pausing about every `STEP` suffixes or bytes of work. */
+export function* suffixOrderSteps(
+  bytes: Uint8Array,
+  textCount: number,
+  textOf: (offset: number) => number,
+  separator = 0,
+): Steps<SuffixOrder> {
+  // Bucket by the first two bytes (counting sort), then sort each bucket from its third byte. The walks are made in
+  // runs of `STEP` by plain functions, each a few ms, with a pause between runs.
   const counts = new Int32Array(65537);
   let n = 0;
-  for (let p = 0; p < bytes.length; p++) {
+  for (let from = 0; from < bytes.length; from += STEP) {
+    n += countPairs(bytes, counts, from, Math.min(bytes.length, from + STEP), separator);
+    yield;
+  }
+  for (let k = 1; k <= 65536; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
+  const suffixes = new Int32Array(n);
+  const at = counts.slice(0, 65536);
+  for (let from = 0; from < bytes.length; from += STEP) {
+    placeSuffixes(bytes, suffixes, at, from, Math.min(bytes.length, from + STEP), separator);
+    yield;
+  }
+  let sorted = 0;
+  for (let k = 0; k < 65536; k++) {
+    const lo = counts[k] as number;
+    const hi = counts[k + 1] as number;
+    // A bucket whose second byte is the separator holds suffixes of one character: all equal.
+    if (hi - lo > 1 && (k & 0xff) !== separator) sortSuffixes(bytes, suffixes, lo, hi, 2, separator);
+    sorted += hi - lo;
+    if (sorted >= STEP) {
+      sorted = 0;
+      yield;
+    }
+  }
+  // Each suffix against the previous one of its text in this order.
+  const last = new Int32Array(textCount).fill(-1);
+  const repeats: number[] = [];
+  const lengths: number[] = [];
+  for (let from = 0; from < n; from += STEP) {
+    findRepeats(bytes, suffixes, textOf, last, repeats, lengths, from, Math.min(n, from + STEP));
+    yield;
+  }
+  const minima = new Int32Array((n >>> MINIMA_BITS) + 1).fill(bytes.length);
+  for (let i = 0; i < n; i++) {
+    const block = i >>> MINIMA_BITS;
+    minima[block] = Math.min(minima[block] as number, suffixes[i] as number);
+  }
+  yield;
+  return { suffixes, repeats: Int32Array.from(repeats), repeatLengths: Uint16Array.from(lengths), minima };
+}
+
+/** Counts the suffixes starting in `bytes[from..to)` by their first two bytes (at `counts[pair + 1]`); their number. */
+function countPairs(
+  bytes: Uint8Array,
+  counts: Int32Array,
+  from: number,
+  to: number,
+  separator: number,
+): number {
+  let n = 0;
+  for (let p = from; p < to; p++) {
     const b = bytes[p] as number;
     if (!startsCharacter(b, separator)) continue;
     n++;
     const k = ((b << 8) | (bytes[p + 1] as number)) + 1;
     counts[k] = (counts[k] as number) + 1;
   }
-  for (let k = 1; k <= 65536; k++) counts[k] = (counts[k] as number) + (counts[k - 1] as number);
-  const suffixes = new Int32Array(n);
-  const at = counts.slice(0, 65536);
-  for (let p = 0; p < bytes.length; p++) {
+  return n;
+}
+
+/** Puts each suffix starting in `bytes[from..to)` at the next place of its pair's bucket (`at`). */
+function placeSuffixes(
+  bytes: Uint8Array,
+  suffixes: Int32Array,
+  at: Int32Array,
+  from: number,
+  to: number,
+  separator: number,
+) {
+  for (let p = from; p < to; p++) {
     const b = bytes[p] as number;
     if (!startsCharacter(b, separator)) continue;
     const k = (b << 8) | (bytes[p + 1] as number);
     suffixes[at[k] as number] = p;
     at[k] = (at[k] as number) + 1;
   }
-  for (let k = 0; k < 65536; k++) {
-    const lo = counts[k] as number;
-    const hi = counts[k + 1] as number;
-    // A bucket whose second byte is the separator holds suffixes of one character: all equal.
-    if (hi - lo > 1 && (k & 0xff) !== separator) sortSuffixes(bytes, suffixes, lo, hi, 2, separator);
-  }
-  // Each suffix against the previous one of its text in this order.
-  const last = new Int32Array(textCount).fill(-1);
-  const repeats: number[] = [];
-  const lengths: number[] = [];
-  for (let i = 0; i < n; i++) {
+}
+
+/** The repeats among the places `[from, to)`: each suffix against the previous one of its text (`last`). */
+function findRepeats(
+  bytes: Uint8Array,
+  suffixes: Int32Array,
+  textOf: (offset: number) => number,
+  last: Int32Array,
+  repeats: number[],
+  lengths: number[],
+  from: number,
+  to: number,
+) {
+  for (let i = from; i < to; i++) {
     const p = suffixes[i] as number;
     const text = textOf(p);
     const before = last[text] as number;
@@ -167,12 +243,6 @@ export function suffixOrder(
       lengths.push(Math.min(shared, 65535));
     }
   }
-  const minima = new Int32Array((n >>> MINIMA_BITS) + 1).fill(bytes.length);
-  for (let i = 0; i < n; i++) {
-    const block = i >>> MINIMA_BITS;
-    minima[block] = Math.min(minima[block] as number, suffixes[i] as number);
-  }
-  return { suffixes, repeats: Int32Array.from(repeats), repeatLengths: Uint16Array.from(lengths), minima };
 }
 
 /** Compares the suffix at `p` with `key` over the key's length: negative, zero (it starts with the key) or positive. */

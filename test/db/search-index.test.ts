@@ -7,6 +7,7 @@ import {
   parseParams,
   writeRecords,
 } from "../../lib/index.ts";
+import { searchIndex, searchIndexOf } from "../../lib/queries/search-index.ts";
 import { escapeLike, searchKey } from "../../lib/text/search-key.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
@@ -245,4 +246,59 @@ describeEachDatabase("search index: the same answers as a LIKE over the folded n
     expect((await viaIndex("zzyzx")).total).toBe(1);
     expect((await viaIndex("ZZYZX DESERT")).ids).toEqual(await viaLike("zzyzx desert"));
   });
+});
+
+describeEachDatabase("search index: built in runs, the same index as from one ordered read", (get) => {
+  // More universities than one run of texts (5,000) and one run of their encoding, in several scripts.
+  const COUNT = 11_000;
+  const WORDS = [
+    "Université",
+    "東京",
+    "Московский",
+    "Łódź",
+    "University",
+    "대학교",
+    "Ελλάδα",
+    "جامعة",
+    "Ångström",
+  ];
+  beforeAll(async () => {
+    const records: IngestRecord[] = Array.from({ length: COUNT }, (_, i) => ({
+      type: "university",
+      name: `${WORDS[i % WORDS.length]} ${WORDS[(i * 7) % WORDS.length]} ${(i * 7919) % COUNT}`,
+      domain: `u${i}.runs.example`,
+      country: ["DE", "JP", "RU", "PL", "US", "KR"][i % 6] as string,
+    }));
+    await writeRecords(get().db, records);
+  }, 180_000);
+
+  test("the same bytes, starts, suffix order and countries; other work runs while it builds", async () => {
+    const { db } = get();
+    let ticks = 0;
+    let building = true;
+    const tick = () => {
+      ticks++;
+      if (building) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const built = await searchIndex(db);
+    building = false;
+    // At least one pause a run of texts read, besides those of the encoding and the sort.
+    expect(ticks).toBeGreaterThanOrEqual(Math.ceil(COUNT / 5_000));
+    const rows = await db
+      .selectFrom("universities")
+      .select(["id", "country", "search_text"])
+      .orderBy("name")
+      .orderBy("id")
+      .execute();
+    const once = searchIndexOf(rows);
+    expect(built.ids).toEqual(once.ids);
+    expect(Buffer.from(built.bytes.bytes).equals(Buffer.from(once.bytes.bytes))).toBe(true);
+    expect(built.starts).toEqual(once.starts);
+    expect(built.blocks).toEqual(once.blocks);
+    expect(built.suffixes).toEqual(once.suffixes);
+    const countries = (index: typeof built) => Array.from(index.country, (c) => index.countryNames[c]);
+    expect(countries(built)).toEqual(countries(once));
+    expect(built.ids.length).toBe(COUNT);
+  }, 120_000);
 });

@@ -1,4 +1,5 @@
 import { keysetBatches } from "../../../lib/db/keyset-batches.ts";
+import { letOthersRun } from "../../../lib/steps/run-steps.ts";
 import { collectGarbage, collectGarbageSoon } from "../../memory-steward.ts";
 
 /**
@@ -14,9 +15,6 @@ export const FULL_EVERY = 4;
 export type BuildCollector = (full: boolean) => void;
 
 const runtimeCollector: BuildCollector = (full) => (full ? collectGarbage() : collectGarbageSoon());
-
-/** Lets the event loop run what waits (other requests) before the build reads on. */
-const letOthersRun = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * The batches of a build of spliced texts: `keysetBatches(size, read)`, with a collection (`collect`) whenever
