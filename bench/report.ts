@@ -167,7 +167,7 @@ export function renderReadme(readme: string, r: Results, resultsPath: string): s
   };
   const section = [
     "",
-    "## Performance",
+    "# Performance",
     "",
     `\`npm run bench\` (scripts in \`bench/\`) measures the API at scale against the ceiling of the runtime in one run:
 a bare \`Bun.serve\` answering a constant JSON body as large as the rankings page. Uncached: ${r.settings.uncached};
