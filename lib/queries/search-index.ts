@@ -91,7 +91,7 @@ export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
 
 /**
  * The index of `texts`, each university's search text (without NUL) at its position in `order`, as steps
- * (`lib/steps/run-steps.ts`): the texts encoded at once, each text's start found from the separators, the suffix
+ * (`lib/steps/run-steps.ts`): the texts encoded in runs, each text's start found from the separators, the suffix
  * order sorted bucket by bucket.
  */
 function* indexSteps(order: UniversityOrder, texts: readonly string[]): Steps<SearchIndex> {
