@@ -140,7 +140,7 @@ function byCountry(country: Uint16Array, countries: number): Int32Array[] {
   return rows;
 }
 
-/** Universities whose search texts are read per statement while the index is built. */
+/** Universities whose search texts are read per statement, and encoded at once, while the index is built. */
 const TEXTS_RUN = 5_000;
 
 /**
