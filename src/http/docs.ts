@@ -1,6 +1,4 @@
 import { Type } from "@sinclair/typebox";
-import swaggerUiCss from "swagger-ui-dist/swagger-ui.css" with { type: "text" };
-import swaggerUiBundle from "swagger-ui-dist/swagger-ui-bundle.js" with { type: "text" };
 import type { AccessFacts } from "./api-description.ts";
 import { escapeAttr } from "./escape-attribute.ts";
 import { buildOpenApi } from "./openapi.ts";
@@ -9,23 +7,31 @@ import { pageSecurityHeaders } from "./security-headers.ts";
 
 /**
  * `/openapi.json` (the OpenAPI 3.1 document of every route, itself and these included) and `/docs`, a Swagger UI
- * page that works with no network: its script and style are embedded in unirank (text imports, inlined by
- * `bun build`) and served from `/docs/assets/`, and its Content-Security-Policy forbids any other origin.
+ * page that works with no network: its script and style are embedded in unirank (`swagger-ui-assets.ts`, loaded
+ * when first asked) and served from `/docs/assets/`, and its Content-Security-Policy forbids any other origin.
  */
 
-/** Source-map comments would make a browser with devtools ask for files we do not serve. */
-const withoutSourceMap = (text: string) => text.replace(/\n?\/[/*]# sourceMappingURL=[^\n]*\s*$/, "\n");
+type SwaggerUiFile = keyof typeof import("./swagger-ui-assets.ts").SWAGGER_UI;
+let swaggerUi: Promise<typeof import("./swagger-ui-assets.ts")> | undefined;
+/** A Swagger UI file's text, its module imported on the first ask. */
+const swaggerUiText = async (file: SwaggerUiFile): Promise<string> => {
+  swaggerUi ??= import("./swagger-ui-assets.ts");
+  return (await swaggerUi).SWAGGER_UI[file];
+};
 
 const ASSETS = {
-  "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", text: withoutSourceMap(swaggerUiBundle) },
-  "swagger-ui.css": { type: "text/css; charset=utf-8", text: withoutSourceMap(swaggerUiCss) },
+  "swagger-ui-bundle.js": {
+    type: "text/javascript; charset=utf-8",
+    text: () => swaggerUiText("swagger-ui-bundle.js"),
+  },
+  "swagger-ui.css": { type: "text/css; charset=utf-8", text: () => swaggerUiText("swagger-ui.css") },
   "docs.css": {
     type: "text/css; charset=utf-8",
-    text: "body { margin: 0; }\n.swagger-ui .topbar { display: none; }\n",
+    text: () => "body { margin: 0; }\n.swagger-ui .topbar { display: none; }\n",
   },
   "docs.js": {
     type: "text/javascript; charset=utf-8",
-    text: `window.addEventListener("load", function () {
+    text: () => `window.addEventListener("load", function () {
   var root = document.getElementById("swagger-ui");
   window.ui = SwaggerUIBundle({
     url: root.getAttribute("data-openapi"),
@@ -123,7 +129,7 @@ export function withDocs(
       operationId: `docsAsset_${file.replace(/[^A-Za-z0-9]/g, "_")}`,
       summary: `Asset of the documentation page: ${file}`,
       contentType: asset.type,
-      handle: () => ({ data: asset.text }),
+      handle: async () => ({ data: await asset.text() }),
     });
   }
   return all;

@@ -6,6 +6,7 @@ import {
   type UniversityLatestScores,
 } from "../../../lib/queries/university-scores.ts";
 import { buildBatches } from "./build-batches.ts";
+import { NULL_CODE, tenthsCode, tenthsJson } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,
@@ -29,7 +30,7 @@ export interface LatestScoreTexts {
   scanId: Int32Array;
   /** The scan's `completed_at` as a JSON string, quotes included. */
   completedAt: TextColumn;
-  /** `SCORE_NAMES.length` codes a slot, in catalogue order: tenths 0–1000, or `NULL`. */
+  /** `SCORE_NAMES.length` codes a slot, in catalogue order: tenths 0–1000, or `NULL_CODE`. */
   tenths: Uint16Array;
   /** The latest scan's profile, as a code of `PROFILE_NAMES`. */
   profile: Uint8Array;
@@ -39,10 +40,6 @@ export interface LatestScoreTexts {
 
 const STRIDE = SCORE_NAMES.length;
 const OVERALL = SCORE_NAMES.indexOf("overall_score");
-/** The code of a score not measured. */
-const NULL = 0xffff;
-/** The JSON of each tenth's code, `k / 10`. */
-const VALUE_TEXT: readonly string[] = Array.from({ length: 1001 }, (_, k) => JSON.stringify(k / 10));
 /** `"<name>":` of each score, in catalogue order, after a comma but for the first. */
 const KEY_TEXT: readonly string[] = SCORE_NAMES.map(
   (name, i) => `${i === 0 ? "" : ","}${JSON.stringify(name)}:`,
@@ -67,13 +64,6 @@ function profileCode(name: string | null): number {
   return code;
 }
 
-/** The code of a score, or -1 when a code cannot say it exactly. */
-function codeOf(value: number | null): number {
-  if (value === null) return NULL;
-  const k = Math.round(value * 10);
-  return k >= 0 && k <= 1000 && k / 10 === value ? k : -1;
-}
-
 class ScoreTableBuilder {
   #ids = new Int32Array(1024);
   #scanId = new Int32Array(1024);
@@ -95,9 +85,9 @@ class ScoreTableBuilder {
     let exact = scan !== null && scores === null ? 0 : 1;
     const values = scores as unknown as Record<string, number | null> | null;
     for (let i = 0; i < STRIDE; i++) {
-      const code = codeOf(values?.[SCORE_NAMES[i] as string] ?? null);
+      const code = tenthsCode(values?.[SCORE_NAMES[i] as string] ?? null);
       if (code < 0) exact = 0;
-      this.#tenths[slot * STRIDE + i] = code < 0 ? NULL : code;
+      this.#tenths[slot * STRIDE + i] = code < 0 ? NULL_CODE : code;
     }
     this.#exact[slot] = exact;
   }
@@ -172,8 +162,7 @@ export function scoreMembers(table: LatestScoreTexts, slot: number): string | nu
   const base = slot * STRIDE;
   // One join makes the text flat at once: cheaper than appending 68 pieces as a rope (docs/performance.md).
   for (let i = 0; i < STRIDE; i++) {
-    const code = table.tenths[base + i] as number;
-    memberPieces[2 * i + 1] = code === NULL ? "null" : (VALUE_TEXT[code] as string);
+    memberPieces[2 * i + 1] = tenthsJson(table.tenths[base + i] as number);
   }
   return memberPieces.join("");
 }
@@ -189,10 +178,9 @@ export function latestScanOf(
   const code = table.profile[slot] as number;
   if (table.scanId[slot] === 0 || table.exact[slot] !== 1 || code === NO_PROFILE) return null;
   const overall = table.tenths[slot * STRIDE + OVERALL] as number;
-  const overallText = overall === NULL ? "null" : (VALUE_TEXT[overall] as string);
   return {
-    json: `{"id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},"overall_score":${overallText}}`,
-    overallScore: overall === NULL ? null : overall / 10,
+    json: `{"id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},"overall_score":${tenthsJson(overall)}}`,
+    overallScore: overall === NULL_CODE ? null : overall / 10,
     profile: PROFILE_NAMES[code] as string,
   };
 }

@@ -1,5 +1,5 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
-import type { DB } from "../../../lib/index.ts";
+import { type DB, type RankingComposites, RankingCompositesSchema } from "../../../lib/index.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import {
   type RankedDetails,
@@ -8,6 +8,7 @@ import {
 } from "../../../lib/queries/ranked-details.ts";
 import { buildBatches } from "./build-batches.ts";
 import { JsonRows } from "./json-text.ts";
+import { NULL_CODE, tenthsCode, tenthsJson } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,
@@ -17,6 +18,7 @@ import {
   slotOf,
   type TextColumn,
   TextColumnBuilder,
+  textAt,
   textWithin,
 } from "./text-column.ts";
 import { type UniversityTexts, universityAt, universityTextsOf } from "./university-texts.ts";
@@ -32,8 +34,13 @@ import { type UniversityTexts, universityAt, universityTextsOf } from "./univers
 export interface RankedRows {
   /** University ids, ascending; a university's slot is its index here. */
   ids: Int32Array;
-  /** `"overall_score":…,…,"presence_score":…`: the composites without braces. */
-  composites: TextColumn;
+  /** The composites, `COMPOSITES.length` codes of tenths a slot (`tenths.ts`), in the schema's order. */
+  composites: Uint16Array;
+  /**
+   * `"overall_score":…,…,"presence_score":…`, the composites without braces, kept only for a slot whose composites
+   * the codes cannot say (not tenths of 0–100); empty for every other slot.
+   */
+  inexactComposites: TextColumn;
   /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the latest scan without braces. */
   scan: TextColumn;
   /** The university's completed scans. */
@@ -47,6 +54,14 @@ const RUN = 512;
 
 /** A JSON object's members without its braces. */
 const members = (part: RankedDetails[keyof RankedDetails]) => JSON.stringify(part).slice(1, -1);
+
+/** The composites' names, in the schema's order, and `"<name>":` of each after a comma but for the first. */
+const COMPOSITES = Object.keys(RankingCompositesSchema.properties) as (keyof RankingComposites)[];
+/** `compositesAt`'s pieces: each composite's key, then its value, which every call writes anew. */
+const compositePieces: string[] = COMPOSITES.flatMap((name, i) => [
+  `${i === 0 ? "" : ","}${JSON.stringify(name)}:`,
+  "",
+]);
 
 async function buildRankedRows(db: DB): Promise<RankedRows> {
   let ids = new Int32Array(1024);
@@ -65,12 +80,21 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
 
 /** The columns of `RankedRows` besides the ids, filled slot by slot. */
 class ColumnsBuilder {
-  readonly #composites = new TextColumnBuilder();
+  #composites = new Uint16Array(1024 * COMPOSITES.length);
+  readonly #inexactComposites = new TextColumnBuilder();
   readonly #scan = new TextColumnBuilder();
   #scanCount = new Int32Array(1024);
   #scanId = new Int32Array(1024);
   set(slot: number, details: RankedDetails): void {
-    this.#composites.set(slot, members(details.composites));
+    const stride = COMPOSITES.length;
+    this.#composites = room(this.#composites, (slot + 1) * stride);
+    let exact = true;
+    for (const [i, name] of COMPOSITES.entries()) {
+      const code = tenthsCode(details.composites[name]);
+      if (code < 0) exact = false;
+      this.#composites[slot * stride + i] = code < 0 ? NULL_CODE : code;
+    }
+    this.#inexactComposites.set(slot, exact ? "" : members(details.composites));
     this.#scan.set(slot, members(details.scan));
     this.#scanCount = room(this.#scanCount, slot + 1);
     this.#scanCount[slot] = details.record.scan_count;
@@ -79,7 +103,8 @@ class ColumnsBuilder {
   }
   build(count: number): Omit<RankedRows, "ids"> {
     return {
-      composites: this.#composites.build(count),
+      composites: this.#composites.slice(0, count * COMPOSITES.length),
+      inexactComposites: this.#inexactComposites.build(count),
       scan: this.#scan.build(count),
       scanCount: this.#scanCount.slice(0, count),
       scanId: this.#scanId.slice(0, count),
@@ -98,7 +123,7 @@ async function patchRankedRows(
   rows: RankedRows,
   changed: ReadonlySet<number>,
 ): Promise<RankedRows | null> {
-  if (rows.composites.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
+  if (rows.scan.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
   const { added, fresh, runs, n } = await changedSlots(
     rows.ids,
     changed,
@@ -111,7 +136,8 @@ async function patchRankedRows(
   );
   return {
     ids: mergedNumbers(rows.ids, Int32Array.from(added), runs, n),
-    composites: mergedColumn(rows.composites, fresh.composites, runs, n),
+    composites: mergedNumbers(rows.composites, fresh.composites, runs, n, COMPOSITES.length),
+    inexactComposites: mergedColumn(rows.inexactComposites, fresh.inexactComposites, runs, n),
     scan: mergedColumn(rows.scan, fresh.scan, runs, n),
     scanCount: mergedNumbers(rows.scanCount, fresh.scanCount, runs, n),
     scanId: mergedNumbers(rows.scanId, fresh.scanId, runs, n),
@@ -123,6 +149,17 @@ const rankedRowsMemo = generationMemo((db) => buildRankedRows(db), { patch: patc
 
 /** The serialised details of every ranked university, built at most once per data generation. */
 export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, "");
+
+/** `"overall_score":…,…,"presence_score":…`: a slot's composites as the members of a JSON object. */
+export function compositesAt(rows: RankedRows, slot: number): string {
+  const inexact = textAt(rows.inexactComposites, slot);
+  if (inexact !== "") return inexact;
+  const base = slot * COMPOSITES.length;
+  for (let i = 0; i < COMPOSITES.length; i++) {
+    compositePieces[2 * i + 1] = tenthsJson(rows.composites[base + i] as number);
+  }
+  return compositePieces.join("");
+}
 
 /** The id of a slot's latest scan. */
 export const scanIdAt = (rows: RankedRows, slot: number): number => rows.scanId[slot] as number;

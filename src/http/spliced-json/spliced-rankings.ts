@@ -3,7 +3,7 @@ import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
 import type { JsonRows } from "./json-text.ts";
-import { type RankedRowText, rankedRowsJson } from "./ranked-row-texts.ts";
+import { compositesAt, type RankedRowText, rankedRowsJson } from "./ranked-row-texts.ts";
 import { textAt } from "./text-column.ts";
 
 /**
@@ -24,7 +24,7 @@ export async function splicedLeaderboard(db: DB, category: Category, params: Lea
 
 /** A ranking's row: rank, the university, its composites. */
 const rankingRow: RankedRowText = (r, d, slot, university) =>
-  `{"rank":${r.rank},${university},${textAt(d.composites, slot)}}`;
+  `{"rank":${r.rank},${university},${compositesAt(d, slot)}}`;
 
 /** A leaderboard's row: rank, the university, the score, the latest scan. */
 const leaderboardRow: RankedRowText = (r, d, slot, university) =>
