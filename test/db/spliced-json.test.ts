@@ -164,7 +164,8 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     await sql`update scans set tech_hsts_score = 33.33
       where id in (select scan_id from latest_scans where university_id % 13 = 0)`.execute(db);
     // A composite that is not a tenth: its ranking rows keep its text instead of codes of tenths.
-    await sql`update latest_scans set research_composite_score = 41.25 where university_id % 7 = 0`.execute(db);
+    await sql`update latest_scans set research_composite_score = 41.25
+      where university_id % 7 = 0`.execute(db);
   });
 
   const same = async () => {
