@@ -55,9 +55,9 @@ const RUN = 512;
 /** A JSON object's members without its braces. */
 const members = (part: RankedDetails[keyof RankedDetails]) => JSON.stringify(part).slice(1, -1);
 
-/** The composites' names, in the schema's order, and `"<name>":` of each after a comma but for the first. */
+/** The composites' names, in the schema's order: the order the core's rows write them. */
 const COMPOSITES = Object.keys(RankingCompositesSchema.properties) as (keyof RankingComposites)[];
-/** `compositesAt`'s pieces: each composite's key, then its value, which every call writes anew. */
+/** `compositesAt`'s pieces: each composite's `"<name>":` (after a comma but for the first), then its value. */
 const compositePieces: string[] = COMPOSITES.flatMap((name, i) => [
   `${i === 0 ? "" : ","}${JSON.stringify(name)}:`,
   "",
