@@ -19,17 +19,15 @@ import {
   type TextColumn,
   TextColumnBuilder,
   textAt,
-  textWithin,
 } from "./text-column.ts";
 import { type UniversityTexts, universityAt, universityTextsOf } from "./university-texts.ts";
 
 /**
  * The details a ranking or leaderboard row shows of every university with a latest completed scan (the core's
- * `RankedDetails`) besides the university itself, serialised once per data generation by `JSON.stringify` of each
- * part (after a write of scans, only the universities it changed); the university is the list's row of it
- * (`universityAt`). A page then costs a lookup and a concatenation per row: no read of the database, no
- * serialisation of objects. The texts are kept as runs of a few long strings (no object per row for the collector
- * to trace).
+ * `RankedDetails`) besides the university itself, kept once per data generation (after a write of scans, only the
+ * universities it changed are read again) as numbers and codes a slot, written back as the text `JSON.stringify`
+ * gives; the university is the list's row of it (`universityAt`). A page then costs a lookup and a concatenation per
+ * row: no read of the database, no serialisation of objects, and no object per row for the collector to trace.
  */
 export interface RankedRows {
   /** University ids, ascending; a university's slot is its index here. */
@@ -41,11 +39,11 @@ export interface RankedRows {
    * the codes cannot say (not tenths of 0–100); empty for every other slot.
    */
   inexactComposites: TextColumn;
-  /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: the latest scan without braces. */
-  scan: TextColumn;
+  /** The latest scan's date, as a code of `SCAN_DATES`. */
+  scanDate: Int32Array;
   /** The university's completed scans. */
   scanCount: Int32Array;
-  /** The id of its latest scan, which leads `scan`. */
+  /** The id of its latest scan. */
   scanId: Int32Array;
 }
 
@@ -82,7 +80,7 @@ async function buildRankedRows(db: DB): Promise<RankedRows> {
 class ColumnsBuilder {
   #composites = new Uint16Array(1024 * COMPOSITES.length);
   readonly #inexactComposites = new TextColumnBuilder();
-  readonly #scan = new TextColumnBuilder();
+  #scanDate = new Int32Array(1024);
   #scanCount = new Int32Array(1024);
   #scanId = new Int32Array(1024);
   set(slot: number, details: RankedDetails): void {
@@ -95,7 +93,8 @@ class ColumnsBuilder {
       this.#composites[slot * stride + i] = code < 0 ? NULL_CODE : code;
     }
     this.#inexactComposites.set(slot, exact ? "" : members(details.composites));
-    this.#scan.set(slot, members(details.scan));
+    this.#scanDate = room(this.#scanDate, slot + 1);
+    this.#scanDate[slot] = scanDateCode(details.scan.scan_date);
     this.#scanCount = room(this.#scanCount, slot + 1);
     this.#scanCount[slot] = details.record.scan_count;
     this.#scanId = room(this.#scanId, slot + 1);
@@ -105,7 +104,7 @@ class ColumnsBuilder {
     return {
       composites: this.#composites.slice(0, count * COMPOSITES.length),
       inexactComposites: this.#inexactComposites.build(count),
-      scan: this.#scan.build(count),
+      scanDate: this.#scanDate.slice(0, count),
       scanCount: this.#scanCount.slice(0, count),
       scanId: this.#scanId.slice(0, count),
     };
@@ -123,7 +122,7 @@ async function patchRankedRows(
   rows: RankedRows,
   changed: ReadonlySet<number>,
 ): Promise<RankedRows | null> {
-  if (rows.scan.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
+  if (rows.inexactComposites.chunks.length + 2 > patchableChunks(rows.ids.length)) return null;
   const { added, fresh, runs, n } = await changedSlots(
     rows.ids,
     changed,
@@ -138,7 +137,7 @@ async function patchRankedRows(
     ids: mergedNumbers(rows.ids, Int32Array.from(added), runs, n),
     composites: mergedNumbers(rows.composites, fresh.composites, runs, n, COMPOSITES.length),
     inexactComposites: mergedColumn(rows.inexactComposites, fresh.inexactComposites, runs, n),
-    scan: mergedColumn(rows.scan, fresh.scan, runs, n),
+    scanDate: mergedNumbers(rows.scanDate, fresh.scanDate, runs, n),
     scanCount: mergedNumbers(rows.scanCount, fresh.scanCount, runs, n),
     scanId: mergedNumbers(rows.scanId, fresh.scanId, runs, n),
   };
@@ -164,11 +163,30 @@ export function compositesAt(rows: RankedRows, slot: number): string {
 /** The id of a slot's latest scan. */
 export const scanIdAt = (rows: RankedRows, slot: number): number => rows.scanId[slot] as number;
 
-/** `"scan_date":"YYYY-MM-DD"`: the last member of a slot's `scan` text, cut after `"scan_id":<its id>,`. */
-export const scanDateAt = (rows: RankedRows, slot: number): string =>
-  textWithin(rows.scan, slot, SCAN_ID.length + String(rows.scanId[slot]).length + 1, 0);
+/**
+ * `"scan_date":"YYYY-MM-DD"` of each scan date met, by code: the same for every ranked rows (patches merge codes),
+ * as many as the days the latest scans were made on.
+ */
+const SCAN_DATES: string[] = [];
+const SCAN_DATE_CODES = new Map<string, number>();
 
-const SCAN_ID = '"scan_id":';
+function scanDateCode(date: string): number {
+  let code = SCAN_DATE_CODES.get(date);
+  if (code === undefined) {
+    code = SCAN_DATES.length;
+    SCAN_DATES.push(`"scan_date":${JSON.stringify(date)}`);
+    SCAN_DATE_CODES.set(date, code);
+  }
+  return code;
+}
+
+/** `"scan_date":"YYYY-MM-DD"`: the date member of a slot's latest scan. */
+export const scanDateAt = (rows: RankedRows, slot: number): string =>
+  SCAN_DATES[rows.scanDate[slot] as number] as string;
+
+/** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: a slot's latest scan as the members of a JSON object. */
+export const scanMembersAt = (rows: RankedRows, slot: number): string =>
+  `"scan_id":${rows.scanId[slot]},${scanDateAt(rows, slot)}`;
 
 /** What makes a ranked row's text from the serialised details of its university and its university. */
 export type RankedRowText = (r: RankedRow, details: RankedRows, slot: number, university: string) => string;

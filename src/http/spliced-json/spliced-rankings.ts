@@ -3,8 +3,7 @@ import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
 import type { JsonRows } from "./json-text.ts";
-import { compositesAt, type RankedRowText, rankedRowsJson } from "./ranked-row-texts.ts";
-import { textAt } from "./text-column.ts";
+import { compositesAt, type RankedRowText, rankedRowsJson, scanMembersAt } from "./ranked-row-texts.ts";
 
 /**
  * The HTTP fast path of rankings and leaderboards: the same page as the core's `rankings` and `leaderboard`, its
@@ -28,7 +27,7 @@ const rankingRow: RankedRowText = (r, d, slot, university) =>
 
 /** A leaderboard's row: rank, the university, the score, the latest scan. */
 const leaderboardRow: RankedRowText = (r, d, slot, university) =>
-  `{"rank":${r.rank},"university":{${university}},"score":${JSON.stringify(r.score)},${textAt(d.scan, slot)}}`;
+  `{"rank":${r.rank},"university":{${university}},"score":${JSON.stringify(r.score)},${scanMembersAt(d, slot)}}`;
 
 /** Ranked rows as the rows of a ranking. */
 export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
