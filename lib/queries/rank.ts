@@ -38,10 +38,18 @@ export interface Ranking {
   /** The score, country and profile it ranks (`score\u0000country\u0000profile`). */
   key: string;
   ids: Int32Array;
-  scores: Float64Array;
+  /**
+   * The scores, each `scale` times its value: tenths in 16 bits (`scale` 10) when every score is a tenth of 0–100, as
+   * unirank's scores are; else the numbers themselves (`scale` 1). Read them through `scoreAt`.
+   */
+  scores: Uint16Array | Float64Array;
+  scale: 10 | 1;
 }
 
-/** Positions kept per database handle across all memoised rankings (12 bytes each, about 18 MB). */
+/** The score at position `i`: exactly the number read, as `k / 10 === value` for the tenths kept. */
+export const scoreAt = (ranking: Ranking, i: number): number => (ranking.scores[i] as number) / ranking.scale;
+
+/** Positions kept per database handle across all memoised rankings (6 or 12 bytes each, at most about 18 MB). */
 const MAX_ENTRIES = 1_500_000;
 
 /**
@@ -60,18 +68,28 @@ function rankingRows(db: DB, key: string, ids?: readonly number[]) {
   return q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
 }
 
-const emptyRanking = (key: string, n: number): Ranking => ({
+/** A score as kept at `scale`: its tenths, or itself. */
+const kept = (value: number, scale: 10 | 1): number => (scale === 10 ? Math.round(value * 10) : value);
+
+/** Whether a score is a tenth of 0–100, kept exactly as `k / 10` in 16 bits. */
+const isTenth = (value: number): boolean => {
+  const k = Math.round(value * 10);
+  return k >= 0 && k <= 1000 && k / 10 === value;
+};
+
+const emptyRanking = (key: string, n: number, scale: 10 | 1): Ranking => ({
   key,
   ids: new Int32Array(n),
-  scores: new Float64Array(n),
+  scores: scale === 10 ? new Uint16Array(n) : new Float64Array(n),
+  scale,
 });
 
 async function buildRanking(db: DB, key: string): Promise<Ranking> {
   const rows = await rankingRows(db, key);
-  const ranking = emptyRanking(key, rows.length);
+  const ranking = emptyRanking(key, rows.length, rows.every((r) => isTenth(Number(r.score))) ? 10 : 1);
   rows.forEach((r, i) => {
     ranking.ids[i] = Number(r.university_id);
-    ranking.scores[i] = Number(r.score);
+    ranking.scores[i] = kept(Number(r.score), ranking.scale);
   });
   return ranking;
 }
@@ -87,12 +105,16 @@ async function patchRanking(
   old: Ranking,
   changed: ReadonlySet<number>,
 ): Promise<Ranking> {
-  const added: ValueEntry[] = (await rankingRows(db, key, [...changed])).map((r) => ({
+  const rows = await rankingRows(db, key, [...changed]);
+  // Tenths stay tenths while every new score is one; else the patched ranking keeps the numbers.
+  const scale = old.scale === 10 && rows.every((r) => isTenth(Number(r.score))) ? 10 : 1;
+  const scores = scale === old.scale ? old.scores : Float64Array.from(old.scores, (v) => v / old.scale);
+  const added: ValueEntry[] = rows.map((r) => ({
     id: Number(r.university_id),
-    value: Number(r.score),
+    value: kept(Number(r.score), scale),
   }));
-  const runs = patchByValue(old.scores, old.ids, changed, added);
-  const next = emptyRanking(key, patchedLength(runs));
+  const runs = patchByValue(scores, old.ids, changed, added);
+  const next = emptyRanking(key, patchedLength(runs), scale);
   for (const run of runs) {
     if ("added" in run) {
       const e = added[run.added] as ValueEntry;
@@ -101,7 +123,7 @@ async function patchRanking(
       continue;
     }
     next.ids.set(old.ids.subarray(run.from, run.to), run.out);
-    next.scores.set(old.scores.subarray(run.from, run.to), run.out);
+    next.scores.set(scores.subarray(run.from, run.to), run.out);
   }
   return next;
 }
@@ -129,13 +151,13 @@ export const rankingOf = (
   profile?: string | null | undefined,
 ): Promise<Ranking> => rankingMemo(db, rankingKey(score, country, profile));
 
-/** First position whose score is at most `bound` (`strict`: below it), in a descending array. */
-function firstAtMost(scores: Float64Array, bound: number, strict: boolean): number {
+/** First position whose score is at most `bound` (`strict`: below it); the scores descend. */
+function firstAtMost(ranking: Ranking, bound: number, strict: boolean): number {
   let lo = 0;
-  let hi = scores.length;
+  let hi = ranking.scores.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const s = scores[mid]!;
+    const s = scoreAt(ranking, mid);
     if (strict ? s < bound : s <= bound) hi = mid;
     else lo = mid + 1;
   }
@@ -144,7 +166,7 @@ function firstAtMost(scores: Float64Array, bound: number, strict: boolean): numb
 
 /** The competition rank (1, 2, 2, 4) of position `i`: one more than the first position of its score's ties. */
 export const rankAt = (ranking: Ranking, i: number): number =>
-  firstAtMost(ranking.scores, ranking.scores[i] as number, false) + 1;
+  firstAtMost(ranking, scoreAt(ranking, i), false) + 1;
 
 /** The rows of positions `from`..`to` of `ranking`, with their competition ranks. */
 export function rankedRows(ranking: Ranking, from: number, to: number): RankedRow[] {
@@ -152,8 +174,8 @@ export function rankedRows(ranking: Ranking, from: number, to: number): RankedRo
   const rows: RankedRow[] = [];
   let rank = 0;
   for (let i = from; i < to; i++) {
-    const score = scores[i] as number;
-    rank = i === from ? rankAt(ranking, i) : score === scores[i - 1] ? rank : i + 1;
+    const score = scoreAt(ranking, i);
+    rank = i === from ? rankAt(ranking, i) : scores[i] === scores[i - 1] ? rank : i + 1;
     rows.push({ rank, university_id: ids[i] as number, score });
   }
   return rows;
@@ -165,8 +187,8 @@ export function windowOf(
   min: number | undefined,
   max: number | undefined,
 ): [number, number] {
-  const start = max === undefined ? 0 : firstAtMost(ranking.scores, max, false);
-  const end = min === undefined ? ranking.scores.length : firstAtMost(ranking.scores, min, true);
+  const start = max === undefined ? 0 : firstAtMost(ranking, max, false);
+  const end = min === undefined ? ranking.scores.length : firstAtMost(ranking, min, true);
   return [start, Math.max(start, end)];
 }
 
@@ -191,7 +213,7 @@ export interface RankPosition {
  */
 function positionOf(ranking: Ranking, tieStart: number, value: number, id: number): number {
   let lo = tieStart;
-  let hi = firstAtMost(ranking.scores, value, true);
+  let hi = firstAtMost(ranking, value, true);
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const at = ranking.ids[mid]!;
@@ -218,7 +240,7 @@ export async function rankPosition(
   const ranking = await rankingOf(db, score, country, profile);
   const total = ranking.ids.length;
   // Found among its value's ties, its competition rank is where they begin.
-  const tieStart = firstAtMost(ranking.scores, value, false);
+  const tieStart = firstAtMost(ranking, value, false);
   if (positionOf(ranking, tieStart, value, universityId) >= 0) return { rank: tieStart + 1, total };
   const i = ranking.ids.indexOf(universityId);
   return i < 0 ? null : { rank: rankAt(ranking, i), total };

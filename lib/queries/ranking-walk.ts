@@ -1,6 +1,14 @@
 import type { DB } from "../schema/database.ts";
 import type { RankedScoreName } from "../scores/catalogue.ts";
-import { type RankedRow, type Ranking, rankedRows, rankingKey, rankingOf, windowOf } from "./rank.ts";
+import {
+  type RankedRow,
+  type Ranking,
+  rankedRows,
+  rankingKey,
+  rankingOf,
+  scoreAt,
+  windowOf,
+} from "./rank.ts";
 import { lowerBound, type WalkPage, type WalkStep, walkPins } from "./walk.ts";
 
 export interface RankingWalkQuery {
@@ -12,14 +20,14 @@ export interface RankingWalkQuery {
   max?: number | undefined;
 }
 
-/** Rankings walked by cursor: 12 bytes a position (ids, scores). */
+/** Rankings walked by cursor: 6 or 12 bytes a position (ids, scores). */
 const pins = walkPins<Ranking>((r) => r.ids.byteLength + r.scores.byteLength);
 
 /** The position after the row `[score, id]`: scores descend, ties by ascending id. */
 function positionAfter(ranking: Ranking, after: readonly (string | number)[]): number {
   const [score, id] = after as [number, number];
   return lowerBound(ranking.ids.length, (i) => {
-    const s = ranking.scores[i] as number;
+    const s = scoreAt(ranking, i);
     return s > score || (s === score && (ranking.ids[i] as number) <= id);
   });
 }

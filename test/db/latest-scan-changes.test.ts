@@ -11,7 +11,7 @@ import {
   stats,
   writeRecords,
 } from "../../lib/index.ts";
-import { rankAt, rankedRows, rankingOf } from "../../lib/queries/rank.ts";
+import { rankAt, rankedRows, rankingOf, scoreAt } from "../../lib/queries/rank.ts";
 import { rankedDetailsOf } from "../../lib/queries/ranked-details.ts";
 import { declinesOf } from "../../lib/queries/regressions.ts";
 import { scanTotals } from "../../lib/queries/scan-totals.ts";
@@ -96,6 +96,24 @@ const KEYS: [RankedScoreName, string, string][] = [
 const freshHandle = (db: DB): DB =>
   db.withPlugin({ transformQuery: (a) => a.node, transformResult: async (a) => a.result });
 
+/** Every ranking of `KEYS` as the SQL orders it, with its competition ranks. */
+async function expectRankingsAsSql(db: DB) {
+  for (const [score, country, profile] of KEYS) {
+    const r = await rankingOf(db, score, country || undefined, profile || null);
+    const want = await sqlRanking(db, score, country, profile);
+    expect({
+      key: [score, country, profile],
+      ids: [...r.ids],
+      scores: Array.from(r.ids, (_, i) => scoreAt(r, i)),
+      // Ranks as pages of 7 give them (a page may start inside ties), and position by position.
+      ranks: Array.from({ length: Math.ceil(r.ids.length / 7) }, (_, p) =>
+        rankedRows(r, p * 7, Math.min(r.ids.length, p * 7 + 7)).map((row) => row.rank),
+      ).flat(),
+    }).toEqual({ key: [score, country, profile], ...want });
+    expect(Array.from(r.ids, (_, i) => rankAt(r, i))).toEqual(want.ranks);
+  }
+}
+
 async function expectAsBuilt(db: DB) {
   const fresh = freshHandle(db);
   for (const category of CATEGORY_NAMES) {
@@ -111,20 +129,7 @@ async function expectAsBuilt(db: DB) {
     const clock = () => new Date("2026-11-20T00:00:00Z");
     expect(await regressions(db, params, { clock })).toEqual(await regressions(fresh, params, { clock }));
   }
-  for (const [score, country, profile] of KEYS) {
-    const r = await rankingOf(db, score, country || undefined, profile || null);
-    const want = await sqlRanking(db, score, country, profile);
-    expect({
-      key: [score, country, profile],
-      ids: [...r.ids],
-      scores: [...r.scores],
-      // Ranks as pages of 7 give them (a page may start inside ties), and position by position.
-      ranks: Array.from({ length: Math.ceil(r.ids.length / 7) }, (_, p) =>
-        rankedRows(r, p * 7, Math.min(r.ids.length, p * 7 + 7)).map((row) => row.rank),
-      ).flat(),
-    }).toEqual({ key: [score, country, profile], ...want });
-    expect(Array.from(r.ids, (_, i) => rankAt(r, i))).toEqual(want.ranks);
-  }
+  await expectRankingsAsSql(db);
   // The statistics' scan totals, patched, are a build's; the statistics are what the SQL counts.
   const [totals, builtTotals] = [await scanTotals(db), await scanTotals(fresh)];
   expect({
@@ -276,6 +281,29 @@ describeEachDatabase("latest scan changes: rankings patched after writes of scan
     );
     const scoresAfter = await latestScoreTextsOf(db);
     expect(scoresAfter.completedAt.chunks.length).toBeGreaterThan(scoresBefore.completedAt.chunks.length + 6);
+    // A score that is not a tenth (unirank's writers round; an operator's UPDATE need not), logged as a write of
+    // scans is: the ranking, patched, keeps the numbers from then on, and goes on doing so after a tenth again.
+    const [{ university_id: one }] = (await db
+      .selectFrom("latest_scans")
+      .select("university_id")
+      .orderBy("university_id")
+      .limit(1)
+      .execute()) as [{ university_id: number }];
+    const setOverall = async (value: number) => {
+      await sql`update scans set overall_score = ${value}
+        where id = (select scan_id from latest_scans where university_id = ${one})`.execute(db);
+      await db
+        .insertInto("latest_scan_changes")
+        .values({ generation: await readGeneration(db), university_id: one })
+        .execute();
+    };
+    expect((await rankingOf(db, "overall_score", undefined)).scale).toBe(10);
+    await setOverall(41.25);
+    await expectRankingsAsSql(db);
+    expect((await rankingOf(db, "overall_score", undefined)).scale).toBe(1);
+    await setOverall(41.2);
+    await expectAsBuilt(db);
+    expect((await rankingOf(db, "overall_score", undefined)).scale).toBe(1);
   });
 
   test("a regression row kept for a university goes when a write changes its latest scan", async () => {
@@ -371,6 +399,6 @@ describeEachDatabase("latest scan changes: a generation that went back", (get) =
     expect(await readGeneration(db)).toBeGreaterThan(g);
     const now = await rankingOf(db, "overall_score", undefined);
     expect(now).not.toBe(kept);
-    expect(now.scores[[...now.ids].indexOf(one)]).toBe(99);
+    expect(scoreAt(now, [...now.ids].indexOf(one))).toBe(99);
   });
 });
