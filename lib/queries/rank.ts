@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import type { RankedScoreName } from "../scores/catalogue.ts";
+import { tenthsCode } from "../scores/tenths.ts";
 import { patchByValue, patchedLength, type ValueEntry } from "./patch-runs.ts";
 import { pageOffset } from "./shapes.ts";
 
@@ -68,14 +69,11 @@ function rankingRows(db: DB, key: string, ids?: readonly number[]) {
   return q.orderBy(score, "desc").orderBy("university_id", "asc").execute();
 }
 
-/** A score as kept at `scale`: its tenths, or itself. */
-const kept = (value: number, scale: 10 | 1): number => (scale === 10 ? Math.round(value * 10) : value);
+/** A score as kept at `scale`: its code of tenths, or itself. */
+const kept = (value: number, scale: 10 | 1): number => (scale === 10 ? tenthsCode(value) : value);
 
 /** Whether a score is a tenth of 0–100, kept exactly as `k / 10` in 16 bits. */
-const isTenth = (value: number): boolean => {
-  const k = Math.round(value * 10);
-  return k >= 0 && k <= 1000 && k / 10 === value;
-};
+const isTenth = (value: number): boolean => tenthsCode(value) >= 0;
 
 const emptyRanking = (key: string, n: number, scale: 10 | 1): Ranking => ({
   key,

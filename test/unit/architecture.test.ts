@@ -159,9 +159,10 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
       "lib/queries/rankings.ts",
       "lib/queries/university-ranking.ts",
       "lib/queries/university-scores.ts",
+      "lib/scores/tenths.ts",
       "lib/steps/run-steps.ts",
     ],
-    why: "the spliced JSON of rankings, universities, their lists, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, a list's page without its rows, the parsing of ids), per data generation, and patched as they are; its builds pause as the core's do (`letOthersRun`)",
+    why: "the spliced JSON of rankings, universities, their lists, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, a list's page without its rows, the parsing of ids), per data generation, and patched as they are; its builds pause as the core's do (`letOthersRun`), and it keeps scores in the core's codes of tenths (`tenthsCode`)",
   },
   "src/http/app.ts": {
     files: ["lib/db/generation.ts"],

@@ -5,8 +5,9 @@ import {
   latestScoresOf,
   type UniversityLatestScores,
 } from "../../../lib/queries/university-scores.ts";
+import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
-import { NULL_CODE, tenthsCode, tenthsJson } from "./tenths.ts";
+import { tenthsJson } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,

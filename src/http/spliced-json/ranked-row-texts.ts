@@ -6,9 +6,10 @@ import {
   rankedDetailsAfter,
   rankedDetailsOf,
 } from "../../../lib/queries/ranked-details.ts";
+import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
 import { JsonRows } from "./json-text.ts";
-import { NULL_CODE, tenthsCode, tenthsJson } from "./tenths.ts";
+import { tenthsJson } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,
