@@ -41,6 +41,8 @@ export interface SearchIndex extends UniversityOrder {
 }
 
 const SEPARATOR = "\u0000";
+/** A search text as the index holds it: a NUL inside it (the separator) becomes a space. */
+const indexedText = (searchText: string): string => searchText.replaceAll(SEPARATOR, " ");
 const BLOCK_BITS = 5;
 const encoder = new TextEncoder();
 
@@ -84,7 +86,7 @@ export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
       codes.set(r.country, code);
     }
     country[i] = code;
-    texts[i] = r.search_text.replaceAll(SEPARATOR, " ");
+    texts[i] = indexedText(r.search_text);
   });
   return runSteps(indexSteps({ ids, country, countryNames: [...codes.keys()] }, texts));
 }
@@ -166,7 +168,7 @@ async function textsInOrder(db: DB, order: UniversityOrder): Promise<string[]> {
   for await (const run of keysetBatches(TEXTS_RUN, read)) {
     for (const { id, search_text } of run) {
       const place = placeOf.get(Number(id));
-      if (place !== undefined) texts[place] = search_text.replaceAll(SEPARATOR, " ");
+      if (place !== undefined) texts[place] = indexedText(search_text);
     }
     await letOthersRun();
   }
