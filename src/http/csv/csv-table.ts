@@ -89,7 +89,10 @@ export function csvTable(response: TSchema, data: unknown): string {
       let record = lines.records.get(text);
       if (record === undefined) {
         const row = JSON.parse(text) as unknown;
+        // csv-stringify appends its pieces: read once, the record is made one flat string, not a chain of them
+        // that every answer's encoding would walk again.
         record = csvRows([columns.map((c) => valueAt(row, c.path))]);
+        record.charCodeAt(0);
         if (lines.records.size >= RECORDS_KEPT) lines.records.clear();
         lines.records.set(text, record);
       }
