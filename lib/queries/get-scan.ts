@@ -2,6 +2,7 @@ import { prepared } from "../db/prepared.ts";
 import { notFound } from "../errors.ts";
 import type { DB, ScanStatus } from "../schema/database.ts";
 import { SCORE_NAMES } from "../scores/catalogue.ts";
+import { universitiesByIds } from "./list-universities.ts";
 import type { UniversityRef } from "./response-schemas.ts";
 import { pickScores, type Scores } from "./shapes.ts";
 
@@ -23,23 +24,34 @@ export interface ScanDetail {
   evidence: Record<string, unknown> | null;
 }
 
-/** Scans with their university and evidence, by id; one compiled statement per number of ids. */
+/**
+ * Where the university references of scans come from: the universities of `ids`, by id (an id it does not hold is
+ * read from the database). The database itself by default; the HTTP layer gives the list's rows it keeps in memory.
+ */
+export type UniversityRefs = (ids: readonly number[]) => Promise<Map<number, UniversityRef>>;
+
+/** The universities of `ids` as references, read from the database in one statement. */
+async function storedRefs(db: DB, ids: readonly number[]): Promise<Map<number, UniversityRef>> {
+  const out = new Map<number, UniversityRef>();
+  for (const u of await universitiesByIds(db, ids)) {
+    out.set(Number(u.id), { id: Number(u.id), domain: u.domain, name: u.name, country: u.country });
+  }
+  return out;
+}
+
+/** Scans with their evidence and university id, by id; one compiled statement per number of ids. */
 const scansQuery = prepared((db, arg: (i: number) => number, n) =>
   db
     .selectFrom("scans as s")
-    .innerJoin("universities as u", "u.id", "s.university_id")
     .leftJoin("scan_evidence as e", "e.scan_id", "s.id")
     .select([
       "s.id",
+      "s.university_id",
       "s.status",
       "s.started_at",
       "s.completed_at",
       "s.profile",
       "s.rubric_version",
-      "u.id as university_id",
-      "u.domain",
-      "u.name",
-      "u.country",
       "e.evidence",
       ...SCORE_NAMES.map((n) => `s.${n}` as const),
     ])
@@ -50,19 +62,29 @@ const scansQuery = prepared((db, arg: (i: number) => number, n) =>
     ),
 );
 
-/** The scans of `ids` (one statement), keyed by id; an unknown id is absent. */
-export async function scansById(db: DB, ids: readonly number[]): Promise<Map<number, ScanDetail>> {
+/**
+ * The scans of `ids` (one statement) with their universities (from `refs`, else one more statement), keyed by id;
+ * an unknown id is absent. The universities are not joined: their pages and the scans' would each be read at
+ * random, where the references are in memory already on the server (docs/performance.md).
+ */
+export async function scansById(
+  db: DB,
+  ids: readonly number[],
+  refs?: UniversityRefs,
+): Promise<Map<number, ScanDetail>> {
   const rows = ids.length === 0 ? [] : await scansQuery(db, ids, ids.length);
+  const universityIds = [...new Set(rows.map((row) => Number(row.university_id)))];
+  const universities = refs ? await refs(universityIds) : new Map<number, UniversityRef>();
+  const unknown = universityIds.filter((id) => !universities.has(id));
+  if (unknown.length > 0) for (const [id, ref] of await storedRefs(db, unknown)) universities.set(id, ref);
   const out = new Map<number, ScanDetail>();
   for (const row of rows) {
+    const university = universities.get(Number(row.university_id));
+    // A university deleted between the two reads takes its scans with it (on delete cascade).
+    if (university === undefined) continue;
     out.set(Number(row.id), {
       id: Number(row.id),
-      university: {
-        id: Number(row.university_id),
-        domain: row.domain,
-        name: row.name,
-        country: row.country,
-      },
+      university,
       status: row.status,
       started_at: row.started_at ?? null,
       completed_at: row.completed_at ?? null,
@@ -76,8 +98,8 @@ export async function scansById(db: DB, ids: readonly number[]): Promise<Map<num
 }
 
 /** One scan of any status with its university; 404 for an unknown id. */
-export async function getScan(db: DB, id: number): Promise<ScanDetail> {
-  const scan = (await scansById(db, [id])).get(id);
+export async function getScan(db: DB, id: number, refs?: UniversityRefs): Promise<ScanDetail> {
+  const scan = (await scansById(db, [id], refs)).get(id);
   if (!scan) throw notFound(`Scan ${id} does not exist`);
   return scan;
 }

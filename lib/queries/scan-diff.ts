@@ -5,7 +5,7 @@ import { SCORE_NAMES, type ScoreName } from "../scores/catalogue.ts";
 import type { CheckPoints } from "../scores/check-points.ts";
 import { round1 } from "../scores/derive.ts";
 import { evidenceChecks } from "./evidence-checks.ts";
-import { type ScanDetail, scansById, type UniversityRef } from "./get-scan.ts";
+import { type ScanDetail, scansById, type UniversityRef, type UniversityRefs } from "./get-scan.ts";
 
 export interface ScanSummary {
   id: number;
@@ -63,11 +63,11 @@ function sides(a: number, b: number, bad: (side: "a" | "b") => boolean): ("a" | 
  * Differences between two completed scans (of one university or of two): every score measured on at least
  * one side, `delta = b - a` to one decimal, sorted by |delta| descending then catalogue order; a score measured
  * on one side only has `delta: null`, comes last and counts as `not_comparable`. 404 names every unknown or
- * uncompleted side.
+ * uncompleted side. `refs` is where the universities come from (`scansById`).
  */
-export async function scanDiff(db: DB, params: ScanDiffParams): Promise<ScanDiff> {
+export async function scanDiff(db: DB, params: ScanDiffParams, refs?: UniversityRefs): Promise<ScanDiff> {
   const { a, b } = params;
-  const found = await scansById(db, a === b ? [a] : [a, b]);
+  const found = await scansById(db, a === b ? [a] : [a, b], refs);
   const scan = { a: found.get(a) ?? null, b: found.get(b) ?? null };
   const id = { a, b };
 

@@ -51,6 +51,7 @@ import {
 import { regressionRowsJson, splicedRegressions } from "./spliced-json/spliced-regressions.ts";
 import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversityWithRanking } from "./spliced-json/spliced-university.ts";
+import { keptUniversityRefs } from "./spliced-json/university-texts.ts";
 import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
 
 /** v2 lists take only page, limit, search and country. */
@@ -147,7 +148,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "One scan of any status, with every score when completed",
       params: ScanIdParams,
       response: ScanDetailSchema,
-      handle: async ({ params }) => ({ data: await getScan(db, params.id) }),
+      handle: async ({ params }) => ({ data: await getScan(db, params.id, keptUniversityRefs(db)) }),
     }),
     route({
       path: "/api/v2/scan-diff",
@@ -161,7 +162,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "the rubric checks whose points changed, with both sides' points, maximum and detail; else it is null.",
       query: ScanDiffParams,
       response: ScanDiffSchema,
-      handle: async ({ query }) => ({ data: await scanDiff(db, query) }),
+      handle: async ({ query }) => ({ data: await scanDiff(db, query, keptUniversityRefs(db)) }),
     }),
     route({
       path: "/api/v2/methodology",

@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import {
   CATEGORY_NAMES,
   compare,
+  getScan,
   getUniversity,
   type IngestRecord,
   LeaderboardSchema,
@@ -15,7 +16,9 @@ import {
   RegressionListSchema,
   rankings,
   regressions,
+  scanDiff,
   UniversityListSchema,
+  type UniversityRefs,
   universityRanking,
   universityScores,
   writeRecords,
@@ -32,7 +35,7 @@ import {
   splicedUniversityScores,
   splicedUniversityWithRanking,
 } from "../../src/http/spliced-json/spliced-university.ts";
-import { universityTextsOf } from "../../src/http/spliced-json/university-texts.ts";
+import { keptUniversityRefs, universityTextsOf } from "../../src/http/spliced-json/university-texts.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 /**
@@ -281,6 +284,26 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       }
     }
     expect(regressed).toBeGreaterThan(500);
+    // v2 /scans/{id} and /scan-diff with the universities from the list's rows: the core's answers and errors.
+    const scanIds = (await db.selectFrom("scans").select("id").orderBy("id").execute()).map((r) =>
+      Number(r.id),
+    );
+    const pastLast = (scanIds.at(-1) ?? 0) + 1;
+    const refs = keptUniversityRefs(db);
+    for (const id of [...scanIds.filter((_, i) => i % 5 === 0), pastLast]) {
+      expect((await outcome(getScan(db, id, refs))).json).toBe((await outcome(getScan(db, id))).json);
+    }
+    const pairs = Array.from({ length: 60 }, (_, p) => ({
+      a: scanIds[(p * 53) % scanIds.length] as number,
+      b: scanIds[(p * 97 + 5) % scanIds.length] as number,
+    }));
+    pairs.push(
+      { a: scanIds[0] as number, b: scanIds[0] as number },
+      { a: pastLast, b: scanIds[1] as number },
+    );
+    for (const pair of pairs) {
+      expect((await outcome(scanDiff(db, pair, refs))).json).toBe((await outcome(scanDiff(db, pair))).json);
+    }
   };
 
   test("the same bytes for every sort, country, score window, page and category", async () => {
@@ -334,6 +357,18 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       );
       await same();
     }
+  });
+
+  test("a scan's university comes from the references given, and from the database where they lack it", async () => {
+    const db = get().db;
+    const [first, second] = (await db.selectFrom("scans").select("id").orderBy("id").limit(2).execute()).map(
+      (r) => Number(r.id),
+    );
+    const given: UniversityRefs = async (ids) =>
+      new Map(ids.map((id) => [id, { id, domain: "given.example", name: "Given", country: "ZZ" }]));
+    expect((await getScan(db, first as number, given)).university.name).toBe("Given");
+    const none: UniversityRefs = async () => new Map();
+    expect(await getScan(db, second as number, none)).toEqual(await getScan(db, second as number));
   });
 
   test("list rows the texts do not hold (a write between the page and the texts) are read by the core", async () => {

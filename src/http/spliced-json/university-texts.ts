@@ -1,8 +1,8 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
-import type { DB } from "../../../lib/index.ts";
+import type { DB, UniversityRef, UniversityRefs } from "../../../lib/index.ts";
 import { universitiesAfter } from "../../../lib/queries/list-universities.ts";
 import { buildBatches } from "./build-batches.ts";
-import { room, type TextColumn, TextColumnBuilder, textAt, textWithin } from "./text-column.ts";
+import { room, slotOf, type TextColumn, TextColumnBuilder, textAt, textWithin } from "./text-column.ts";
 
 /**
  * Every university as a row of the universities list, serialised once per universities generation (a new scan
@@ -74,3 +74,19 @@ export function universityCountryAt(texts: UniversityTexts, slot: number): strin
   const university = universityAt(texts, slot);
   return JSON.parse(university.slice(university.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
 }
+
+/**
+ * The core's `UniversityRefs` from the list's rows kept in memory: a scan's university without a read of the
+ * database (`scansById`); an id the rows do not hold (a write in between) is read by the core.
+ */
+export const keptUniversityRefs =
+  (db: DB): UniversityRefs =>
+  async (ids) => {
+    const texts = await universityTextsOf(db);
+    const out = new Map<number, UniversityRef>();
+    for (const id of ids) {
+      const slot = slotOf(texts, id);
+      if (slot >= 0) out.set(id, JSON.parse(`{${universityAt(texts, slot)}}`) as UniversityRef);
+    }
+    return out;
+  };
