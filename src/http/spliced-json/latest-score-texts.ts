@@ -7,7 +7,7 @@ import {
 } from "../../../lib/queries/university-scores.ts";
 import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
-import { tenthsJson } from "./tenths.ts";
+import { TenthsMembers, tenthsJson } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,
@@ -41,12 +41,8 @@ export interface LatestScoreTexts {
 
 const STRIDE = SCORE_NAMES.length;
 const OVERALL = SCORE_NAMES.indexOf("overall_score");
-/** `"<name>":` of each score, in catalogue order, after a comma but for the first. */
-const KEY_TEXT: readonly string[] = SCORE_NAMES.map(
-  (name, i) => `${i === 0 ? "" : ","}${JSON.stringify(name)}:`,
-);
-/** `scoreMembers`' pieces: each score's key, then its value, which every call writes anew. */
-const memberPieces: string[] = KEY_TEXT.flatMap((key) => [key, ""]);
+/** `"<name>":<value>` of each score, in catalogue order. */
+const SCORE_MEMBERS = new TenthsMembers(SCORE_NAMES);
 
 /** Profile names by code, the same for every table (patches merge codes); code 255: none, or one too many. */
 const PROFILE_NAMES: string[] = [];
@@ -160,12 +156,7 @@ export function latestScoresJson(table: LatestScoreTexts, slot: number): string 
 /** `"overall_score":…,…`: a slot's scores as the members of a JSON object, or null as `latestScoresJson`. */
 export function scoreMembers(table: LatestScoreTexts, slot: number): string | null {
   if (table.exact[slot] !== 1) return null;
-  const base = slot * STRIDE;
-  // One join makes the text flat at once: cheaper than appending 68 pieces as a rope (docs/performance.md).
-  for (let i = 0; i < STRIDE; i++) {
-    memberPieces[2 * i + 1] = tenthsJson(table.tenths[base + i] as number);
-  }
-  return memberPieces.join("");
+  return SCORE_MEMBERS.text(table.tenths, slot * STRIDE);
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
 import { JsonRows } from "./json-text.ts";
-import { tenthsJson } from "./tenths.ts";
+import { TenthsMembers } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,
@@ -56,11 +56,8 @@ const members = (part: RankedDetails[keyof RankedDetails]) => JSON.stringify(par
 
 /** The composites' names, in the schema's order: the order the core's rows write them. */
 const COMPOSITES = Object.keys(RankingCompositesSchema.properties) as (keyof RankingComposites)[];
-/** `compositesAt`'s pieces: each composite's `"<name>":` (after a comma but for the first), then its value. */
-const compositePieces: string[] = COMPOSITES.flatMap((name, i) => [
-  `${i === 0 ? "" : ","}${JSON.stringify(name)}:`,
-  "",
-]);
+/** `"<name>":<value>` of each composite, in that order. */
+const COMPOSITE_MEMBERS = new TenthsMembers(COMPOSITES);
 
 async function buildRankedRows(db: DB): Promise<RankedRows> {
   let ids = new Int32Array(1024);
@@ -154,11 +151,7 @@ export const rankedRowsOf = (db: DB): Promise<RankedRows> => rankedRowsMemo(db, 
 export function compositesAt(rows: RankedRows, slot: number): string {
   const inexact = textAt(rows.inexactComposites, slot);
   if (inexact !== "") return inexact;
-  const base = slot * COMPOSITES.length;
-  for (let i = 0; i < COMPOSITES.length; i++) {
-    compositePieces[2 * i + 1] = tenthsJson(rows.composites[base + i] as number);
-  }
-  return compositePieces.join("");
+  return COMPOSITE_MEMBERS.text(rows.composites, slot * COMPOSITES.length);
 }
 
 /** The id of a slot's latest scan. */
