@@ -21,11 +21,17 @@ export async function universityRowsJson(
   ids: readonly number[],
   texts: UniversityTexts,
 ): Promise<JsonRows> {
-  const rows: (string | null)[] = ids.map((id) => {
+  const rows: (string | null)[] = new Array(ids.length);
+  const others: number[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i] as number;
     const slot = slotOf(texts, id);
-    return slot < 0 ? null : universityRowAt(texts, slot);
-  });
-  const others = ids.filter((_, i) => rows[i] === null);
+    if (slot >= 0) rows[i] = universityRowAt(texts, slot);
+    else {
+      rows[i] = null;
+      others.push(id);
+    }
+  }
   if (others.length > 0) {
     const read = new Map((await universitiesByIds(db, others)).map((u) => [Number(u.id), JSON.stringify(u)]));
     ids.forEach((id, i) => {
