@@ -1,6 +1,6 @@
 import type { TArray, TObject, TSchema } from "@sinclair/typebox";
 import { csvRows } from "../../csv/rfc4180.ts";
-import { JsonRows, JsonText } from "../spliced-json/json-text.ts";
+import { flat, JsonRows, JsonText } from "../spliced-json/json-text.ts";
 
 /** One CSV column of a list's rows: its name and where its value sits in a row. */
 export interface CsvColumn {
@@ -89,10 +89,8 @@ export function csvTable(response: TSchema, data: unknown): string {
       let record = lines.records.get(text);
       if (record === undefined) {
         const row = JSON.parse(text) as unknown;
-        // csv-stringify appends its pieces: read once, the record is made one flat string, not a chain of them
-        // that every answer's encoding would walk again.
-        record = csvRows([columns.map((c) => valueAt(row, c.path))]);
-        record.charCodeAt(0);
+        // csv-stringify appends its pieces: the record is kept as one flat string.
+        record = flat(csvRows([columns.map((c) => valueAt(row, c.path))]));
         if (lines.records.size >= RECORDS_KEPT) lines.records.clear();
         lines.records.set(text, record);
       }

@@ -20,3 +20,9 @@ export class JsonRows extends JsonText {
 export function jsonOf(value: unknown): string {
   return value instanceof JsonText ? value.text : JSON.stringify(value ?? null);
 }
+
+/** `text` made one flat string now (reading a character does it), not a chain of pieces every answer walks again. */
+export function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}

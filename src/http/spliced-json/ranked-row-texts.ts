@@ -8,7 +8,7 @@ import {
 } from "../../../lib/queries/ranked-details.ts";
 import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
-import { JsonRows } from "./json-text.ts";
+import { flat, JsonRows } from "./json-text.ts";
 import { TenthsMembers } from "./tenths.ts";
 import {
   changedSlots,
@@ -276,10 +276,4 @@ export async function rankedRowsJson(
     texts.push(one.text);
   }
   return new JsonRows(`${text}]`, texts);
-}
-
-/** `text` made one flat string now (reading a character does it), not a chain of pieces every answer walks again. */
-function flat(text: string): string {
-  text.charCodeAt(0);
-  return text;
 }
