@@ -17,8 +17,12 @@ export interface RunResult {
   all_ok: boolean;
   /** Largest RSS of the serving process sampled during the run. */
   rss_mb: number | null;
-  /** Requests/s as a fraction of the ceiling's. */
+  /** Requests/s as a fraction of the ceiling's: the run of the ceiling just before this one where there was one. */
   ratio: number | null;
+  /** Requests/s of that run of the ceiling. */
+  ceiling_rps?: number;
+  /** Milliseconds to the endpoint's first answer from this server, builds included. */
+  first_ms?: number;
 }
 
 export interface Target {
@@ -115,12 +119,13 @@ export function evaluateTargets(r: Results): Target[] {
 /** The figures as a Markdown table (printed, and written into docs/performance.md). */
 export function renderTable(r: Results): string {
   const lines = [
-    "| endpoint | mode | req/s | of ceiling | p50 ms | p99 ms | RSS MB | all 200 |",
-    "|---|---|---:|---:|---:|---:|---:|---|",
+    "| endpoint | mode | req/s | ceiling req/s | of ceiling | p50 ms | p99 ms | RSS MB | first answer ms | all 200 |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---|",
   ];
   for (const x of r.runs) {
+    const ceiling = x.mode === "ceiling" ? "–" : (x.ceiling_rps ?? r.ceiling.rps);
     lines.push(
-      `| ${x.label} | ${x.mode} | ${x.rps} | ${x.mode === "ceiling" ? "–" : pct(x.ratio)} | ${x.p50_ms} | ${x.p99_ms} | ${x.rss_mb ?? "–"} | ${x.all_ok ? "yes" : `no (${x.errors})`} |`,
+      `| ${x.label} | ${x.mode} | ${x.rps} | ${ceiling} | ${x.mode === "ceiling" ? "–" : pct(x.ratio)} | ${x.p50_ms} | ${x.p99_ms} | ${x.rss_mb ?? "–"} | ${x.first_ms ?? "–"} | ${x.all_ok ? "yes" : `no (${x.errors})`} |`,
     );
   }
   const i = r.import;
@@ -139,6 +144,17 @@ export function renderTable(r: Results): string {
   );
   if (r.unavailable.length > 0) lines.push("", `Not served in this run: ${r.unavailable.join(", ")}.`);
   return lines.join("\n");
+}
+
+/** How the shares were taken: against a run of the ceiling beside each endpoint's, or against the run's first. */
+function ceilingNote(r: Results): string {
+  const beside = Number(r.settings.ceiling_beside_s ?? 0);
+  if (!(beside > 0)) return "Every share is of the ceiling's first run.";
+  const rates = r.runs
+    .filter((x) => x.mode !== "ceiling" && x.ceiling_rps)
+    .map((x) => x.ceiling_rps as number);
+  const range = rates.length > 0 ? ` (${Math.min(...rates)}–${Math.max(...rates)} req/s in this run)` : "";
+  return `Each share is of a ${beside} s run of the ceiling made just before that endpoint's${range}: the machine's speed moves from minute to minute.`;
 }
 
 const MARKER = "<!-- section:performance -->";
@@ -172,7 +188,8 @@ export function renderReadme(readme: string, r: Results, resultsPath: string): s
     `\`npm run bench\` (scripts in \`bench/\`) measures the API at scale against the ceiling of the runtime in one run:
 a bare \`Bun.serve\` answering a constant JSON body as large as the rankings page. Uncached: ${r.settings.uncached};
 cached: the default server (response cache on) asked one URL over and over. ${r.settings.connections} connections, ${r.settings.duration_s} s per run after a ${r.settings.warmup_s} s warm-up, load from
-\`${r.settings.loader}\`. ${m.cores}. Run of ${r.date.slice(0, 16)} UTC, ${m.cpus} × ${m.cpu_model}, Bun ${m.bun},
+\`${r.settings.loader}\`. ${ceilingNote(r)} *First answer ms*: how long the endpoint's first request took on
+that server, with what it builds once per data generation. ${m.cores}. Run of ${r.date.slice(0, 16)} UTC, ${m.cpus} × ${m.cpu_model}, Bun ${m.bun},
 machine load before the run: \`${m.load_before.uptime}\`. Full figures: \`${resultsPath}\`.`,
     "",
     renderTable(r),
