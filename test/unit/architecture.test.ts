@@ -164,6 +164,10 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
     ],
     why: "the spliced JSON of rankings, universities, their lists, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, a list's page without its rows, the parsing of ids), per data generation, and patched as they are; its builds pause as the core's do (`letOthersRun`), and it keeps scores in the core's codes of tenths (`tenthsCode`)",
   },
+  "src/http/health.ts": {
+    files: ["lib/db/shared-read.ts"],
+    why: "the answers to /health of one millisecond share one run of the checks, as the core's database check does",
+  },
   "src/http/app.ts": {
     files: ["lib/db/generation.ts"],
     why: "the response cache keys its entries by the data generation",
