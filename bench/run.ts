@@ -59,7 +59,7 @@ function parseOptions(argv: string[]): Options {
     // 6 % of universities are never scanned: 10.64 scans per scanned university gives about 1,000,000.
     scansPerUniversity: Number(value("scans-per-university") ?? (quick ? 3 : 10.64)),
     duration: Number(value("duration") ?? (quick ? 1 : 6)),
-    // Long enough for the first answers' builds and the compiler to settle (docs/performance.md).
+    // An endpoint reaches its steady rate after 2–4 s of load (docs/performance.md).
     warmup: Number(value("warmup") ?? (quick ? 0 : 3)),
     ceilingBeside: Number(value("ceiling-beside") ?? (quick ? 1 : 3)),
     connections: Number(value("connections") ?? (quick ? 8 : 32)),

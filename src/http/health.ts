@@ -6,7 +6,7 @@ import { JsonText } from "./spliced-json/json-text.ts";
 
 /**
  * How long one run of the checks answers `/health`: the requests of that millisecond share its checks and its
- * text, as the database check alone did before (docs/performance.md).
+ * text, as they share the core's database check (docs/performance.md).
  */
 const SHARED_MS = 1;
 
