@@ -17,9 +17,14 @@ export interface RunResult {
   all_ok: boolean;
   /** Largest RSS of the serving process sampled during the run. */
   rss_mb: number | null;
-  /** Requests/s as a fraction of the ceiling's: the run of the ceiling just before this one where there was one. */
+  /**
+   * Requests/s as a fraction of the ceiling's: the middle of its pairs' shares (a run of the ceiling and one of the
+   * endpoint, one after the other), or of the run of the ceiling just before this one, or of the run's first.
+   */
   ratio: number | null;
-  /** Requests/s of that run of the ceiling. */
+  /** The smallest and largest share of a pair, where the figures come from pairs. */
+  ratio_range?: [number, number];
+  /** Requests/s of the ceiling over the runs the share was taken against. */
   ceiling_rps?: number;
   /** Milliseconds to the endpoint's first answer from this server, builds included. */
   first_ms?: number;
@@ -124,8 +129,9 @@ export function renderTable(r: Results): string {
   ];
   for (const x of r.runs) {
     const ceiling = x.mode === "ceiling" ? "–" : (x.ceiling_rps ?? r.ceiling.rps);
+    const range = x.ratio_range ? ` (${x.ratio_range.map((y) => Math.round(y * 100)).join("–")})` : "";
     lines.push(
-      `| ${x.label} | ${x.mode} | ${x.rps} | ${ceiling} | ${x.mode === "ceiling" ? "–" : pct(x.ratio)} | ${x.p50_ms} | ${x.p99_ms} | ${x.rss_mb ?? "–"} | ${x.first_ms ?? "–"} | ${x.all_ok ? "yes" : `no (${x.errors})`} |`,
+      `| ${x.label} | ${x.mode} | ${x.rps} | ${ceiling} | ${x.mode === "ceiling" ? "–" : `${pct(x.ratio)}${range}`} | ${x.p50_ms} | ${x.p99_ms} | ${x.rss_mb ?? "–"} | ${x.first_ms ?? "–"} | ${x.all_ok ? "yes" : `no (${x.errors})`} |`,
     );
   }
   const i = r.import;
@@ -148,6 +154,11 @@ export function renderTable(r: Results): string {
 
 /** How the shares were taken: against a run of the ceiling beside each endpoint's, or against the run's first. */
 function ceilingNote(r: Results): string {
+  const pairs = Number(r.settings.pairs ?? 0);
+  if (pairs > 0) {
+    const slice = Number(r.settings.slice_s);
+    return `Each endpoint is measured in ${pairs} pairs of ${slice} s runs, the ceiling's and the endpoint's one after the other (which goes first alternating): its share is the middle of the pairs' shares (in brackets the smallest and the largest), its req/s and the ceiling's are over all its runs, p50 and p99 the middle of the runs' own. The machine's speed moves from second to second.`;
+  }
   const beside = Number(r.settings.ceiling_beside_s ?? 0);
   if (!(beside > 0)) return "Every share is of the ceiling's first run.";
   const rates = r.runs
@@ -187,7 +198,7 @@ export function renderReadme(readme: string, r: Results, resultsPath: string): s
     "",
     `\`npm run bench\` (scripts in \`bench/\`) measures the API at scale against the ceiling of the runtime in one run:
 a bare \`Bun.serve\` answering a constant JSON body as large as the rankings page. Uncached: ${r.settings.uncached};
-cached: the default server (response cache on) asked one URL over and over. ${r.settings.connections} connections, ${r.settings.duration_s} s per run after a ${r.settings.warmup_s} s warm-up, load from
+cached: the default server (response cache on) asked one URL over and over. ${r.settings.connections} connections, ${Number(r.settings.pairs ?? 0) > 0 ? `${Number(r.settings.pairs) * Number(r.settings.slice_s)} s of load an endpoint (the ceiling's first run ${r.settings.duration_s} s)` : `${r.settings.duration_s} s per run`} after a ${r.settings.warmup_s} s warm-up, load from
 \`${r.settings.loader}\`. ${ceilingNote(r)} *First answer ms*: how long the endpoint's first request took on
 that server, with what it builds once per data generation. ${m.cores}. Run of ${r.date.slice(0, 16)} UTC, ${m.cpus} × ${m.cpu_model}, Bun ${m.bun},
 machine load before the run: \`${m.load_before.uptime}\`. Full figures: \`${resultsPath}\`.`,

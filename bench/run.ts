@@ -2,20 +2,21 @@
  * `npm run bench`: measured speed at scale against the ceiling of the runtime, in one run.
  *
  *   bun bench/run.ts [--quick] [--universities N] [--scans-per-university X] [--duration S] [--warmup S]
- *                    [--ceiling-beside S] [--connections N] [--loader wrk|autocannon] [--only a,b] [--fresh]
- *                    [--no-readme] [--data-dir DIR] [--out FILE]
+ *                    [--pairs N] [--slice S] [--ceiling-beside S] [--connections N] [--loader wrk|autocannon]
+ *                    [--only a,b] [--fresh] [--no-readme] [--data-dir DIR] [--out FILE]
  *
  * Phases: generate the dataset (streamed NDJSON, cached under bench/.data/), bare bun:sqlite insert,
  * import, cold starts, then load: the ceiling (a bare Bun.serve with a body as large as the rankings page)
- * and every endpoint, uncached (a distinct query string per request) and cached, each after its warm-up and a
- * run of the ceiling beside it, against which its share is taken. The server (and the ceiling, the import, the
- * bare insert) run on core 0, the load generator on core 1.
+ * and every endpoint, uncached (a distinct query string per request) and cached, each after its warm-up in
+ * pairs of short runs, the ceiling's and the endpoint's one after the other: its share is the middle of the
+ * pairs'. The server (and the ceiling, the import, the bare insert) run on core 0, the load generator on core 1.
  * Results: bench/results/<date>.json and docs/performance.md.
  */
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { type LoadFigures, pairedRuns, rate } from "./paired-runs.ts";
 import { BUN, freePort, loadAverage, mb, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
 import { evaluateTargets, type Results, type RunResult, renderReadme, renderTable } from "./report.ts";
 import { buildScenarios, type Mode, prepareScenario } from "./scenarios.ts";
@@ -30,7 +31,17 @@ interface Options {
   scansPerUniversity: number;
   duration: number;
   warmup: number;
-  /** Seconds of the ceiling run just before each endpoint's; 0 takes every share against the run's first ceiling. */
+  /**
+   * Pairs of runs, the ceiling's and the endpoint's one after the other, that make an endpoint's figures; 0 makes
+   * them of one run of `duration` after one run of the ceiling (`ceilingBeside`).
+   */
+  pairs: number;
+  /** Seconds of each run of a pair. */
+  slice: number;
+  /**
+   * With no pairs: seconds of the ceiling run just before each endpoint's; 0 takes every share against the run's
+   * first ceiling.
+   */
   ceilingBeside: number;
   connections: number;
   loader: "wrk" | "autocannon";
@@ -61,6 +72,9 @@ function parseOptions(argv: string[]): Options {
     duration: Number(value("duration") ?? (quick ? 1 : 6)),
     // An endpoint reaches its steady rate after 2–4 s of load (docs/performance.md).
     warmup: Number(value("warmup") ?? (quick ? 0 : 3)),
+    // The machine's speed moves from second to second: an odd number of pairs has a middle one.
+    pairs: Number(value("pairs") ?? (quick ? 1 : 5)),
+    slice: Number(value("slice") ?? 1),
     ceilingBeside: Number(value("ceiling-beside") ?? (quick ? 1 : 3)),
     connections: Number(value("connections") ?? (quick ? 8 : 32)),
     loader,
@@ -126,15 +140,6 @@ async function runChild<T>(
   return { out, seconds, peakRss };
 }
 
-interface LoadFigures {
-  requests: number;
-  duration_us: number;
-  bytes: number;
-  errors: Record<string, number>;
-  status_codes?: Record<string, number>;
-  latency_us: { p50: number; p90: number; p99: number; max: number; mean: number };
-}
-
 /** One load run against `base`, cycling through `paths`; the generator pinned to its own core. */
 async function load(
   opts: Options,
@@ -187,9 +192,6 @@ async function load(
   if (!line) throw new Error(`${loader} printed no figures: ${stdout.slice(-1000)}`);
   return JSON.parse(line) as LoadFigures;
 }
-
-/** Requests a second of a load run. */
-const rate = (f: LoadFigures): number => Math.round(f.requests / (f.duration_us / 1e6));
 
 function toRun(name: string, label: string, mode: Mode | "ceiling", f: LoadFigures, rss: number): RunResult {
   const errors = Object.values(f.errors).reduce((a, b) => a + b, 0);
@@ -464,8 +466,8 @@ async function main() {
 
   // 6. Every endpoint: uncached against a server with the response cache off (and a distinct query string
   //    per request), cached against the default server repeating one URL. The ceiling stays up (idle on core 0
-  //    while the server is loaded) and runs again just before each endpoint: the machine's speed moves from
-  //    minute to minute, so a share is taken against the ceiling of the same minute.
+  //    while the server is loaded) and runs in turn with the endpoint, in pairs of short runs: the machine's
+  //    speed moves from second to second, so a share is taken against the ceiling of the same seconds.
   const scenarios = buildScenarios(dbPath, { deepPage: opts.deepPage, distinct: opts.quick ? 50 : 2000 });
   const unavailable = new Set<string>();
   const cacheSwitch = readFileSync(join(ROOT, "src/cli/serve.ts"), "utf8").includes("--no-cache");
@@ -494,19 +496,31 @@ async function main() {
       const bust = mode === "uncached";
       await prepareScenario(server.base, sc.paths[mode]);
       if (opts.warmup > 0) await load(opts, server.base, sc.paths[mode], bust, opts.warmup);
-      const beside =
-        opts.ceilingBeside > 0
-          ? rate(await load(opts, ceilingBase, ["/api/v1/rankings"], false, opts.ceilingBeside))
-          : ceiling.rps;
-      const sampler = sampleRss(server.proc.pid);
-      const f = await load(opts, server.base, sc.paths[mode], bust, opts.duration);
-      const run = toRun(sc.name, sc.label, mode, f, sampler.stop());
-      run.ratio = Math.round((run.rps / beside) * 1000) / 1000;
-      run.ceiling_rps = beside;
+      const runCeiling = (seconds: number) => load(opts, ceilingBase, ["/api/v1/rankings"], false, seconds);
+      const runEndpoint = (seconds: number) => load(opts, server.base, sc.paths[mode], bust, seconds);
+      let run: RunResult;
+      if (opts.pairs > 0) {
+        const sampler = sampleRss(server.proc.pid);
+        const paired = await pairedRuns(
+          opts.pairs,
+          () => runCeiling(opts.slice),
+          () => runEndpoint(opts.slice),
+        );
+        run = toRun(sc.name, sc.label, mode, paired.figures, sampler.stop());
+        run.ratio = Math.round(paired.ratio * 1000) / 1000;
+        run.ratio_range = paired.range.map((x) => Math.round(x * 1000) / 1000) as [number, number];
+        run.ceiling_rps = paired.ceilingRps;
+      } else {
+        const beside = opts.ceilingBeside > 0 ? rate(await runCeiling(opts.ceilingBeside)) : ceiling.rps;
+        const sampler = sampleRss(server.proc.pid);
+        run = toRun(sc.name, sc.label, mode, await runEndpoint(opts.duration), sampler.stop());
+        run.ratio = Math.round((run.rps / beside) * 1000) / 1000;
+        run.ceiling_rps = beside;
+      }
       run.first_ms = firstMs;
       runs.push(run);
       log(
-        `${sc.name} ${mode}: ${run.rps} req/s (${Math.round(run.ratio * 100)} % of ${beside}), p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.errors} errors, rss ${run.rss_mb} MB, first answer ${firstMs} ms`,
+        `${sc.name} ${mode}: ${run.rps} req/s (${Math.round((run.ratio ?? 0) * 100)} % of ${run.ceiling_rps}${run.ratio_range ? `, pairs ${run.ratio_range.map((x) => Math.round(x * 100)).join("–")} %` : ""}), p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.errors} errors, rss ${run.rss_mb} MB, first answer ${firstMs} ms`,
       );
     }
     serverPeaks[mode] = mb(rssOf(server.proc.pid, "VmHWM"));
@@ -533,6 +547,8 @@ async function main() {
       connections: opts.connections,
       duration_s: opts.duration,
       warmup_s: opts.warmup,
+      pairs: opts.pairs,
+      slice_s: opts.slice,
       ceiling_beside_s: opts.ceilingBeside,
       loader: opts.loader,
       deep_page: opts.deepPage,

@@ -52,6 +52,10 @@ test("bench --quick: every endpoint answers 200 under load", async () => {
           errors: r.error_kinds,
         });
         expect(r.requests, name).toBeGreaterThan(0);
+        // Its share comes from pairs of runs, the ceiling's and its own.
+        const [low, high] = r.ratio_range ?? [Number.NaN, Number.NaN];
+        expect(r.ratio ?? Number.NaN, name).toBeGreaterThanOrEqual(low);
+        expect(r.ratio ?? Number.NaN, name).toBeLessThanOrEqual(high);
       }
     }
     expect(results.import.rows).toBeGreaterThan(0);
