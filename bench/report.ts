@@ -71,6 +71,10 @@ export interface Results {
 
 const pct = (x: number | null | undefined) => (x == null ? "–" : `${Math.round(x * 100)} %`);
 
+/** The smallest and largest share of a run's pairs in percent, `25–36`. */
+export const shareRange = (range: readonly [number, number]): string =>
+  range.map((y) => Math.round(y * 100)).join("–");
+
 /** The benchmark targets, judged on the uncached runs of this same run. */
 export function evaluateTargets(r: Results): Target[] {
   const run = (name: string, mode = "uncached") => r.runs.find((x) => x.name === name && x.mode === mode);
@@ -129,7 +133,7 @@ export function renderTable(r: Results): string {
   ];
   for (const x of r.runs) {
     const ceiling = x.mode === "ceiling" ? "–" : (x.ceiling_rps ?? r.ceiling.rps);
-    const range = x.ratio_range ? ` (${x.ratio_range.map((y) => Math.round(y * 100)).join("–")})` : "";
+    const range = x.ratio_range ? ` (${shareRange(x.ratio_range)})` : "";
     lines.push(
       `| ${x.label} | ${x.mode} | ${x.rps} | ${ceiling} | ${x.mode === "ceiling" ? "–" : `${pct(x.ratio)}${range}`} | ${x.p50_ms} | ${x.p99_ms} | ${x.rss_mb ?? "–"} | ${x.first_ms ?? "–"} | ${x.all_ok ? "yes" : `no (${x.errors})`} |`,
     );
@@ -152,9 +156,18 @@ export function renderTable(r: Results): string {
   return lines.join("\n");
 }
 
-/** How the shares were taken: against a run of the ceiling beside each endpoint's, or against the run's first. */
+const pairsOf = (r: Results): number => Number(r.settings.pairs ?? 0);
+
+/** How long each endpoint was loaded. */
+function loadNote(r: Results): string {
+  if (pairsOf(r) === 0) return `${r.settings.duration_s} s per run`;
+  const seconds = pairsOf(r) * Number(r.settings.slice_s);
+  return `${seconds} s of load an endpoint (the ceiling's first run ${r.settings.duration_s} s)`;
+}
+
+/** How the shares were taken: in pairs, against a run of the ceiling beside each endpoint's, or against the run's first. */
 function ceilingNote(r: Results): string {
-  const pairs = Number(r.settings.pairs ?? 0);
+  const pairs = pairsOf(r);
   if (pairs > 0) {
     const slice = Number(r.settings.slice_s);
     return `Each endpoint is measured in ${pairs} pairs of ${slice} s runs, the ceiling's and the endpoint's one after the other (which goes first alternating): its share is the middle of the pairs' shares (in brackets the smallest and the largest), its req/s and the ceiling's are over all its runs, p50 and p99 the middle of the runs' own. The machine's speed moves from second to second.`;
@@ -198,7 +211,7 @@ export function renderReadme(readme: string, r: Results, resultsPath: string): s
     "",
     `\`npm run bench\` (scripts in \`bench/\`) measures the API at scale against the ceiling of the runtime in one run:
 a bare \`Bun.serve\` answering a constant JSON body as large as the rankings page. Uncached: ${r.settings.uncached};
-cached: the default server (response cache on) asked one URL over and over. ${r.settings.connections} connections, ${Number(r.settings.pairs ?? 0) > 0 ? `${Number(r.settings.pairs) * Number(r.settings.slice_s)} s of load an endpoint (the ceiling's first run ${r.settings.duration_s} s)` : `${r.settings.duration_s} s per run`} after a ${r.settings.warmup_s} s warm-up, load from
+cached: the default server (response cache on) asked one URL over and over. ${r.settings.connections} connections, ${loadNote(r)} after a ${r.settings.warmup_s} s warm-up, load from
 \`${r.settings.loader}\`. ${ceilingNote(r)} *First answer ms*: how long the endpoint's first request took on
 that server, with what it builds once per data generation. ${m.cores}. Run of ${r.date.slice(0, 16)} UTC, ${m.cpus} × ${m.cpu_model}, Bun ${m.bun},
 machine load before the run: \`${m.load_before.uptime}\`. Full figures: \`${resultsPath}\`.`,

@@ -18,7 +18,14 @@ import { availableParallelism, cpus, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { type LoadFigures, pairedRuns, rate } from "./paired-runs.ts";
 import { BUN, freePort, loadAverage, mb, pinned, rssOf, sampleRss, waitReady } from "./proc.ts";
-import { evaluateTargets, type Results, type RunResult, renderReadme, renderTable } from "./report.ts";
+import {
+  evaluateTargets,
+  type Results,
+  type RunResult,
+  renderReadme,
+  renderTable,
+  shareRange,
+} from "./report.ts";
 import { buildScenarios, type Mode, prepareScenario } from "./scenarios.ts";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -520,7 +527,7 @@ async function main() {
       run.first_ms = firstMs;
       runs.push(run);
       log(
-        `${sc.name} ${mode}: ${run.rps} req/s (${Math.round((run.ratio ?? 0) * 100)} % of ${run.ceiling_rps}${run.ratio_range ? `, pairs ${run.ratio_range.map((x) => Math.round(x * 100)).join("–")} %` : ""}), p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.errors} errors, rss ${run.rss_mb} MB, first answer ${firstMs} ms`,
+        `${sc.name} ${mode}: ${run.rps} req/s (${Math.round((run.ratio ?? 0) * 100)} % of ${run.ceiling_rps}${run.ratio_range ? `, pairs ${shareRange(run.ratio_range)} %` : ""}), p50 ${run.p50_ms} ms, p99 ${run.p99_ms} ms, ${run.errors} errors, rss ${run.rss_mb} MB, first answer ${firstMs} ms`,
       );
     }
     serverPeaks[mode] = mb(rssOf(server.proc.pid, "VmHWM"));
