@@ -169,6 +169,12 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     // A composite that is not a tenth: its ranking rows keep its text instead of codes of tenths.
     await sql`update latest_scans set research_composite_score = 41.25
       where university_id % 7 = 0`.execute(db);
+    // A `completed_at` whose date JSON writes with an escape, or cuts within a surrogate pair: the spliced dates
+    // are the core's.
+    await sql`update latest_scans set completed_at = ${'2026-0"-1\\T08:00:00+00:00'}
+      where university_id % 17 = 5`.execute(db);
+    await sql`update latest_scans set completed_at = ${"2026-01-0\u{1F600}T08:00:00+00:00"}
+      where university_id % 17 = 6`.execute(db);
   });
 
   const same = async () => {

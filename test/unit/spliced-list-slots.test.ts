@@ -1,17 +1,31 @@
 import { expect, test } from "bun:test";
 import { listSlotsOf, type RankedRows } from "../../src/http/spliced-json/ranked-row-texts.ts";
 import { slotOf, TextColumnBuilder } from "../../src/http/spliced-json/text-column.ts";
-import { type UniversityTexts, universityAt } from "../../src/http/spliced-json/university-texts.ts";
+import {
+  type UniversityTexts,
+  universityAt,
+  universityReferenceAt,
+} from "../../src/http/spliced-json/university-texts.ts";
 
-/** The list's rows of `ids` as the build makes them (`tail`: the length of `,"created_at":…}`, or 0 to search). */
+/**
+ * The list's rows of `ids` as the build makes them (`tail`: the length of `,"created_at":…}`, `referenceTail` of
+ * `,"country":…,"created_at":…}`; or 0 to search).
+ */
 function listTexts(ids: number[], tail = true): UniversityTexts {
   const row = new TextColumnBuilder();
-  const tails = ids.map((id, slot) => {
+  const texts = ids.map((id, slot) => {
     const text = `{"id":${id},"domain":"u${id}.example","name":"U ${id}","country":"NL","created_at":"2026-01-0${slot + 1}"}`;
     row.set(slot, text);
-    return tail ? text.length - text.lastIndexOf(',"created_at":') : 0;
+    return text;
   });
-  return { ids: Int32Array.from(ids), row: row.build(ids.length), tail: Uint8Array.from(tails) };
+  const tails = (member: string) =>
+    Uint8Array.from(texts, (text) => (tail ? text.length - text.lastIndexOf(member) : 0));
+  return {
+    ids: Int32Array.from(ids),
+    row: row.build(ids.length),
+    tail: tails(',"created_at":'),
+    referenceTail: tails(',"country":'),
+  };
 }
 
 const rows = { ids: Int32Array.from([2, 5, 9]) } as RankedRows;
@@ -31,6 +45,7 @@ test("the slots are kept for one pair only: other list rows for the same ranked 
 test("a university's reference: cut by the kept tail length, or by a search where it is not kept", () => {
   for (const texts of [listTexts([3, 4]), listTexts([3, 4], false)]) {
     expect(universityAt(texts, 1)).toBe('"id":4,"domain":"u4.example","name":"U 4","country":"NL"');
+    expect(universityReferenceAt(texts, 1)).toBe('"id":4,"domain":"u4.example","name":"U 4"');
   }
 });
 

@@ -22,6 +22,13 @@ export function textWithin(column: TextColumn, slot: number, head: number, tail:
   return chunk.slice((column.start[slot] as number) + head, (column.end[slot] as number) - tail);
 }
 
+/** A slot's first `length` characters (fewer where its text is shorter), cut from its chunk at once. */
+export function textHead(column: TextColumn, slot: number, length: number): string {
+  const chunk = column.chunks[column.chunk[slot]!] as string;
+  const start = column.start[slot] as number;
+  return chunk.slice(start, Math.min(start + length, column.end[slot] as number));
+}
+
 /** Texts per chunk: a chunk is joined as soon as it is full, so the short texts become garbage as they come. */
 const TEXTS_PER_CHUNK = 256;
 /**

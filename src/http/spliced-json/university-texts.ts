@@ -16,29 +16,43 @@ export interface UniversityTexts {
   row: TextColumn;
   /** The length of each row's last member and brace, `,"created_at":…}`; 0 where it passes 255. */
   tail: Uint8Array;
+  /** The length of each row's last two members and brace, `,"country":…,"created_at":…}`; 0 where it passes 255. */
+  referenceTail: Uint8Array;
 }
 
 /** Universities read per statement. */
 const RUN = 1024;
 const CREATED_AT = ',"created_at":';
+const COUNTRY = ',"country":';
 
 async function buildUniversityTexts(db: DB): Promise<UniversityTexts> {
   let ids = new Int32Array(1024);
   let tail = new Uint8Array(1024);
+  let referenceTail = new Uint8Array(1024);
   const row = new TextColumnBuilder();
   let count = 0;
   for await (const run of buildBatches(RUN, (after) => universitiesAfter(db, after, RUN))) {
     ids = room(ids, count + run.length);
     tail = room(tail, count + run.length);
+    referenceTail = room(referenceTail, count + run.length);
     for (const university of run) {
       const text = JSON.stringify(university);
+      // A quote inside a JSON string is escaped, so the last `,"created_at":` and `,"country":` are the members'.
       const length = text.length - text.lastIndexOf(CREATED_AT);
+      const country = text.lastIndexOf(COUNTRY);
+      const referenceLength = country < 0 ? 0 : text.length - country;
       ids[count] = Number(university.id);
       tail[count] = length <= 255 ? length : 0;
+      referenceTail[count] = referenceLength <= 255 ? referenceLength : 0;
       row.set(count++, text);
     }
   }
-  return { ids: ids.slice(0, count), row: row.build(count), tail: tail.slice(0, count) };
+  return {
+    ids: ids.slice(0, count),
+    row: row.build(count),
+    tail: tail.slice(0, count),
+    referenceTail: referenceTail.slice(0, count),
+  };
 }
 
 const universityTextsMemo = generationMemo((db) => buildUniversityTexts(db), { follows: "universities" });
@@ -61,10 +75,10 @@ export function universityAt(texts: UniversityTexts, slot: number): string {
   return row.slice(1, row.lastIndexOf(CREATED_AT));
 }
 
-const COUNTRY = ',"country":';
-
 /** `"id":…,"domain":…,"name":…`: a slot's university reference without its country. */
 export function universityReferenceAt(texts: UniversityTexts, slot: number): string {
+  const tail = texts.referenceTail[slot] as number;
+  if (tail > 0) return textWithin(texts.row, slot, 1, tail);
   const university = universityAt(texts, slot);
   return university.slice(0, university.lastIndexOf(COUNTRY));
 }
