@@ -36,23 +36,23 @@ function entryText(table: LatestScoreTexts, universities: UniversityTexts, id: n
   if (scoreSlot < 0 || listSlot < 0) return null;
   const university = universityReferenceAt(universities, listSlot);
   if (table.scanId[scoreSlot] === 0) return `{"university":{${university}},"scan_date":null,"scores":null}`;
-  const date = scanDateAt(table, scoreSlot);
+  const date = scanDateMember(table, scoreSlot);
   const scores = scoreMembers(table, scoreSlot);
   if (date === null || scores === null) return null;
-  return `{"university":{${university}},"scan_date":${date}","scores":{${scores}}}`;
+  return `{"university":{${university}},${date},"scores":{${scores}}}`;
 }
 
 /** The quote and first ten characters of a JSON string whose first ten are written as they are. */
 const PLAIN_DATE = /^"[^"\\]{9}[^"\\\ud800-\udbff]$/;
 
 /**
- * `"YYYY-MM-DD` (the closing quote left to the caller): the core's `isoDate` of a slot's `completed_at`, as JSON.
- * The JSON text's first eleven characters are that, unless an escape or a cut surrogate pair lies within them;
- * null where `completed_at` is not a text (the core answers).
+ * `"scan_date":"YYYY-MM-DD"`: the core's `isoDate` of a slot's `completed_at`. The JSON text's first eleven
+ * characters are the date as JSON without its closing quote, unless an escape or a cut surrogate pair lies within
+ * them; null where `completed_at` is not a text (the core answers).
  */
-function scanDateAt(table: LatestScoreTexts, slot: number): string | null {
+function scanDateMember(table: LatestScoreTexts, slot: number): string | null {
   const head = textHead(table.completedAt, slot, 11);
-  if (PLAIN_DATE.test(head)) return head;
+  if (PLAIN_DATE.test(head)) return `"scan_date":${head}"`;
   const completedAt: unknown = JSON.parse(textAt(table.completedAt, slot));
-  return typeof completedAt === "string" ? JSON.stringify(isoDate(completedAt)).slice(0, -1) : null;
+  return typeof completedAt === "string" ? `"scan_date":${JSON.stringify(isoDate(completedAt))}` : null;
 }
