@@ -302,7 +302,7 @@ export {
 // Time: the contract's timestamp forms and the injectable clock.
 // SHA-256, synchronous and runtime-neutral (cursor digests of the HTTP layer).
 export { sha256Hex } from "./text/sha256.ts";
-export { type Clock, isoTimestamp, parseTimestamp } from "./time/format.ts";
+export { type Clock, isoDate, isoTimestamp, parseTimestamp } from "./time/format.ts";
 // Webhooks, the sending side: receivers, their deliveries (the worker that sends them is in `unirank/node`).
 export {
   type Delivery,

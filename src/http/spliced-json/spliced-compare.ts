@@ -1,6 +1,5 @@
-import type { CompareParams, DB } from "../../../lib/index.ts";
+import { type CompareParams, type DB, isoDate } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
-import { isoDate } from "../../../lib/time/format.ts";
 import { JsonText } from "./json-text.ts";
 import { type LatestScoreTexts, latestScoreTextsOf, scoreMembers } from "./latest-score-texts.ts";
 import { slotOf, textAt, textHead } from "./text-column.ts";
