@@ -175,7 +175,7 @@ function scanDateCode(date: string): number {
 }
 
 /** `"scan_date":"YYYY-MM-DD"`: the date member of a slot's latest scan. */
-export const scanDateAt = (rows: RankedRows, slot: number): string =>
+const scanDateAt = (rows: RankedRows, slot: number): string =>
   SCAN_DATES[rows.scanDate[slot] as number] as string;
 
 /** `"scan_id":…,"scan_date":"YYYY-MM-DD"`: a slot's latest scan as the members of a JSON object. */
