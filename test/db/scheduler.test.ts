@@ -14,6 +14,7 @@ import { isoTimestamp } from "../../lib/time/format.ts";
 import { availabilityProbe } from "../../src/scanner/availability-probe.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { fixtureScan, type ScanSites, startScanSites } from "../support/scan-sites.ts";
+import { until } from "../support/until.ts";
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
@@ -420,10 +421,8 @@ describeEachDatabase("scan scheduler", (get) => {
     clock.set(at(10 * DAY));
     await s.tick();
     await sites.arrived("never.test");
-    await new Promise<void>((resolve) => {
-      const check = async () => ((await s.state()).failed > 0 ? resolve() : setTimeout(check, 5));
-      check();
-    });
+    // The failed attempt has ended once it is stored and its claim freed: only the held one is left in memory.
+    await until("the failed attempt's end", () => s.state().failed > 0 && s.state().running === 1, 10_000, 5);
     const during = await scanStatus(get().db, { ...rule, now: clock() });
     expect(during.running.map((r) => [r.domain, r.owner])).toEqual([["never.test", "server-1"]]);
     expect([during.due, during.completed, during.failed]).toEqual([0, 1, 1]);
