@@ -27,6 +27,8 @@ export interface MetricsSources {
   health: () => Promise<Health>;
   scanner?: () => SchedulerState;
   webhooks?: () => PassSummary;
+  /** Requests the server has taken and not answered yet. */
+  inFlight?: () => number;
   clock?: () => Date;
 }
 
@@ -283,6 +285,14 @@ export class ServerMetrics implements RequestObserver {
       registers,
       collect() {
         this.set(cache()?.size ?? 0);
+      },
+    });
+    new Gauge({
+      name: "unirank_http_requests_in_flight",
+      help: "Requests the API server has taken and not answered yet",
+      registers,
+      collect() {
+        this.set(sources()?.inFlight?.() ?? 0);
       },
     });
     new Gauge({

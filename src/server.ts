@@ -258,6 +258,7 @@ export async function startServer(
       }),
     scanner: scanning?.state,
     webhooks: webhooks.summary,
+    inFlight: () => server.pendingRequests,
   });
   log("info", "unirank listening", {
     url,

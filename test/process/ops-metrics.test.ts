@@ -190,6 +190,9 @@ describe("/metrics after a known mix of work", () => {
     expect(m.value("unirank_scan_lease_takeovers_total")).toBe(1);
     expect(m.value("unirank_scan_backlog")).toBe(0);
     expect(m.value("unirank_scans_running")).toBe(0);
+    // No request is waiting for its answer (the scrape is the metrics server's, not the API's).
+    expect(m.type("unirank_http_requests_in_flight")).toBe("gauge");
+    expect(m.value("unirank_http_requests_in_flight")).toBe(0);
     expect(m.value("unirank_webhook_attempts_total", { result: "delivered" })).toBe(received.accepted);
     expect(m.value("unirank_webhook_attempts_total", { result: "retry" })).toBe(received.refused);
     expect(m.value("unirank_webhook_attempts_total", { result: "failed" })).toBe(0);

@@ -10,7 +10,8 @@ import { until } from "../support/until.ts";
 /**
  * SIGTERM drains a real `unirank serve`: a request in flight (held on the write lock of the access-state file,
  * which its rate-limit count needs) finishes with 200, requests after the signal are refused, the process logs a
- * stopping and a stopped line and exits 0; past the shutdown timeout a request is cut.
+ * stopping and a stopped line and exits 0; past the shutdown timeout a request is cut. The signal is sent once
+ * the server's metrics count the request in flight.
  */
 
 const dirs: string[] = [];
@@ -23,10 +24,30 @@ async function server(args: string[] = []) {
   const dir = tempDir("unirank-drain-");
   dirs.push(dir);
   const db = join(dir, "u.db");
-  const serve = await startServe(["--db", db, "--rate-limit", "1000", ...args]);
+  const serve = await startServe([
+    "--db",
+    db,
+    "--rate-limit",
+    "1000",
+    "--metrics-listen",
+    "127.0.0.1:0",
+    ...args,
+  ]);
   const lock = new Database(`${db}.access`);
   lock.exec("pragma busy_timeout = 5000");
-  return { serve, lock };
+  const metricsUrl = /"metrics":"([^"]+)"/.exec(serve.log())?.[1] ?? "";
+  /** Waits until the server has taken `n` requests it has not answered yet (`unirank_http_requests_in_flight`). */
+  const inFlight = (n: number) =>
+    until(
+      `${n} request(s) in flight`,
+      async () => {
+        const text = await (await fetch(metricsUrl)).text();
+        return new RegExp(`^unirank_http_requests_in_flight ${n}$`, "m").test(text);
+      },
+      10_000,
+      20,
+    );
+  return { serve, lock, inFlight };
 }
 
 const lines = (s: ServeProcess) =>
@@ -60,7 +81,8 @@ function rawRequest(url: string) {
 
 describe("SIGTERM", () => {
   test("the request in flight completes with 200; requests after the signal are refused; exit 0", async () => {
-    const { serve, lock } = await server();
+    const { serve, lock, inFlight } = await server();
+    await inFlight(0);
     const idle = rawRequest(serve.url);
     await idle.open;
     lock.exec("begin immediate");
@@ -68,7 +90,7 @@ describe("SIGTERM", () => {
       status: r.status,
       body: await r.text(),
     }));
-    await Bun.sleep(300);
+    await inFlight(1);
     serve.proc.kill("SIGTERM");
     await until("the stopping line", () => serve.log().includes('"message":"unirank stopping"'), 10_000, 20);
 
@@ -96,13 +118,13 @@ describe("SIGTERM", () => {
   }, 60_000);
 
   test("past --shutdown-timeout the request is cut, and the process still exits 0", async () => {
-    const { serve, lock } = await server(["--shutdown-timeout", "1s"]);
+    const { serve, lock, inFlight } = await server(["--shutdown-timeout", "1s"]);
     lock.exec("begin immediate");
     const slow = fetch(`${serve.url}/api/v1/stats`).then(
       (r) => `status ${r.status}`,
       () => "cut",
     );
-    await Bun.sleep(300);
+    await inFlight(1);
     const signalled = performance.now();
     serve.proc.kill("SIGTERM");
     expect(await serve.proc.exited).toBe(0);
