@@ -26,8 +26,9 @@ test("hmacSha256 matches node:crypto for short, block-sized and long keys", () =
 });
 
 test("the hex helpers give the same digests natively as the plain implementation", () => {
-  for (const text of ["", "urk_0123456789", "ü".repeat(100)]) {
+  for (const text of ["", "urk_0123456789", "ü".repeat(100), "Universität Zürich — 東京大学 ✓".repeat(9)]) {
     expect(sha256Hex(text)).toBe(toHex(sha256(text)));
+    expect(sha256Hex(new TextEncoder().encode(text))).toBe(toHex(sha256(text)));
     expect(hmacSha256Hex("urs_key", text)).toBe(toHex(hmacSha256("urs_key", text)));
   }
 });
