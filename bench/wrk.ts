@@ -13,6 +13,11 @@ export interface WrkRun {
   seconds: number;
   connections: number;
   dir: string;
+  /**
+   * Gives every request an `X-Forwarded-For` address of its own, from this index of 10.0.0.0/8 on (so many clients,
+   * each under its rate limit, for a server that trusts the loopback as its proxy).
+   */
+  forwardedFrom?: number;
 }
 
 /** One wrk run of bench/load.lua, on core 1: req/s, p50 and p99 in ms, and errors (non-2xx answers included). */
@@ -22,6 +27,7 @@ export async function runWrk(run: WrkRun) {
   writeFileSync(file, `${run.paths.join("\n")}\n`);
   const cmd = ["wrk", "-t1", `-c${run.connections}`, `-d${run.seconds}s`, "--timeout", "10s", "-s", LOAD_LUA];
   cmd.push(run.base, "--", file, run.bust ? "bust" : "same");
+  if (run.forwardedFrom !== undefined) cmd.push(String(run.forwardedFrom));
   const proc = Bun.spawn(pinned(1, cmd), { stdout: "pipe", stderr: "pipe" });
   const out = await new Response(proc.stdout).text();
   if ((await proc.exited) !== 0) throw new Error(`wrk failed: ${await new Response(proc.stderr).text()}`);

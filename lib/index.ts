@@ -34,7 +34,13 @@ export {
 export { clientGroup, resolveClientIp, trustedProxies } from "./access/client-ip.ts";
 export { createMemoryRateLimiter } from "./access/memory-rate-limiter.ts";
 export { pruneAccessState } from "./access/prune-access.ts";
-export { consumeRateLimit, RATE_WINDOW_SECONDS, type RateLimitDecision } from "./access/rate-limiter.ts";
+export { type RateLimitBatches, rateLimitBatches } from "./access/rate-limit-batches.ts";
+export {
+  consumeRateLimit,
+  consumeRateLimits,
+  RATE_WINDOW_SECONDS,
+  type RateLimitDecision,
+} from "./access/rate-limiter.ts";
 export {
   SIGNATURE_SKEW_SECONDS,
   signRequest,

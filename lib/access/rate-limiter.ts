@@ -37,33 +37,62 @@ export interface ConsumeInput {
  * reads committed state, so two servers sharing one database never hand out the same slot.
  */
 export async function consumeRateLimit(db: DB | AccessDB, input: ConsumeInput): Promise<RateLimitDecision> {
-  const windowMs = (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000;
-  const now = input.now.getTime();
-  const { client, limit } = input;
+  const [decision] = await consumeRateLimits(db, [input]);
+  return decision as RateLimitDecision;
+}
+
+/**
+ * Several decisions in one transaction, one `begin` and `commit` for all of them; the decisions come back in the
+ * order given. A client's decisions are taken in the order given, each counting the hits of those before it (as
+ * `consumeRateLimit` of each in turn), and the clients in the order of their names: every transaction takes its
+ * clients' rows in that one order, so two servers' transactions on PostgreSQL never wait on each other in a
+ * circle. Atomic as a whole: when the transaction fails, no decision was taken.
+ */
+export async function consumeRateLimits(
+  db: DB | AccessDB,
+  inputs: readonly ConsumeInput[],
+): Promise<RateLimitDecision[]> {
   const base = db as DB;
+  // Sorted by client; `sort` is stable, so each client's decisions keep their order.
+  const order = inputs
+    .map((_, i) => i)
+    .sort((a, b) => byClient(inputs[a] as ConsumeInput, inputs[b] as ConsumeInput));
   return accessDb(db)
     .transaction()
     .execute(async (trx) => {
-      const on = trx as unknown as DB;
-      await touchClient(base, [client, now], 0, on);
-      await dropAged(base, [client, now - windowMs], 0, on);
-      const [row] = await countHits(base, [client], 0, on);
-      const used = Number(row?.n ?? 0);
-      let oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
-      const allowed = used < limit;
-      if (allowed) {
-        await recordHit(base, [client, now], 0, on);
-        oldest ??= now;
-      }
-      const resetAt = (oldest ?? now) + windowMs;
-      return {
-        allowed,
-        limit,
-        remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
-        resetAt,
-        retryAfter: Math.max(allowed ? 0 : 1, Math.ceil((resetAt - now) / 1000)),
-      };
+      const decisions: RateLimitDecision[] = new Array(inputs.length);
+      for (const i of order)
+        decisions[i] = await decide(base, trx as unknown as DB, inputs[i] as ConsumeInput);
+      return decisions;
     });
+}
+
+const byClient = (a: ConsumeInput, b: ConsumeInput): number =>
+  a.client < b.client ? -1 : a.client > b.client ? 1 : 0;
+
+/** One decision inside the transaction `on` (of `base`). */
+async function decide(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
+  const windowMs = (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000;
+  const now = input.now.getTime();
+  const { client, limit } = input;
+  await touchClient(base, [client, now], 0, on);
+  await dropAged(base, [client, now - windowMs], 0, on);
+  const [row] = await countHits(base, [client], 0, on);
+  const used = Number(row?.n ?? 0);
+  let oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+  const allowed = used < limit;
+  if (allowed) {
+    await recordHit(base, [client, now], 0, on);
+    oldest ??= now;
+  }
+  const resetAt = (oldest ?? now) + windowMs;
+  return {
+    allowed,
+    limit,
+    remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+    resetAt,
+    retryAfter: Math.max(allowed ? 0 : 1, Math.ceil((resetAt - now) / 1000)),
+  };
 }
 
 // The four statements of a decision, compiled once per database and run inside each decision's transaction.

@@ -4,7 +4,6 @@ import {
   authenticate,
   type Clock,
   clientGroup,
-  consumeRateLimit,
   createAuditLog,
   createMemoryRateLimiter,
   type DB,
@@ -13,6 +12,7 @@ import {
   pruneAccessState,
   RATE_WINDOW_SECONDS,
   type RateLimitDecision,
+  rateLimitBatches,
   resolveClientIp,
   trustedProxies,
   UnirankError,
@@ -167,6 +167,8 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
   // memory until they can be written (up to its bound), a signed request is refused while its replay record
   // cannot be stored (fail closed). Each failure and recovery shows in /health and the log.
   const memoryLimiter = createMemoryRateLimiter();
+  // The decisions of requests that arrive together share one transaction (docs/performance.md).
+  const rateLimits = rateLimitBatches(stateDb);
   let pruneFailed = false;
   /**
    * A write of the access state went through: the storage takes writes again, for every kind of them (one file or
@@ -346,7 +348,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
         if (limit <= 0) return;
         let decision: RateLimitDecision;
         try {
-          decision = await consumeRateLimit(stateDb, { client, limit, now });
+          decision = await rateLimits.consume({ client, limit, now });
           wrote("rate limits");
         } catch (e) {
           storage.writeFailed("rate limits", e);

@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { rateLimitBatches } from "../../lib/access/rate-limit-batches.ts";
 import { consumeRateLimit, pruneRateLimits } from "../../lib/access/rate-limiter.ts";
 import { migrate } from "../../lib/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
@@ -90,6 +91,75 @@ describeEachDatabase("rate limiter", (get) => {
     }
   });
 
+  test("decisions taken together are those of one after another, in one transaction", async () => {
+    const { db } = get();
+    const batches = rateLimitBatches(db);
+    for (let i = 0; i < 30; i++)
+      await consumeRateLimit(db, { client: "ip:together-a", limit: 100, now: at(i) });
+    // 150 requests of two clients, interleaved, all asked for at once.
+    const asked = Array.from({ length: 150 }, (_, i) =>
+      i % 3 === 2
+        ? { client: "ip:together-b", limit: 10, now: at(60_000 + i) }
+        : { client: "ip:together-a", limit: 100, now: at(60_000 + i) },
+    );
+    const results = await Promise.all(asked.map((input) => batches.consume(input)));
+    expect(batches.transactions).toBe(1);
+    const of = (client: string) => results.filter((_, i) => asked[i]?.client === client);
+    // Each client's decisions in the order asked: the remainder counts down, then refusals.
+    expect(of("ip:together-a").map((r) => (r.allowed ? r.remaining : -1))).toEqual([
+      ...Array.from({ length: 70 }, (_, k) => 69 - k),
+      ...Array.from({ length: 30 }, () => -1),
+    ]);
+    expect(of("ip:together-b").map((r) => (r.allowed ? r.remaining : -1))).toEqual([
+      ...Array.from({ length: 10 }, (_, k) => 9 - k),
+      ...Array.from({ length: 40 }, () => -1),
+    ]);
+    // The next decision counts them all.
+    expect(
+      (await consumeRateLimit(db, { client: "ip:together-a", limit: 100, now: at(70_000) })).allowed,
+    ).toBe(false);
+  });
+
+  test("a batch holds at most its bound of decisions", async () => {
+    const { db } = get();
+    const batches = rateLimitBatches(db, 16);
+    const results = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        batches.consume({ client: `ip:bound-${i % 4}`, limit: 8, now: at(i) }),
+      ),
+    );
+    expect(batches.transactions).toBe(3);
+    expect(results.filter((r) => r.allowed).length).toBe(32);
+  });
+
+  test("two servers' batches taking many clients in opposite orders all complete, exactly", async () => {
+    const { location, kind } = get();
+    if (!location || kind === "sqlite") return;
+    const a = await openDatabase(location);
+    const b = await openDatabase(location);
+    try {
+      await migrate(a.db);
+      const clients = Array.from(
+        { length: 20 },
+        (_, i) => `ip:order-${Date.now()}-${String(i).padStart(2, "0")}`,
+      );
+      const first = rateLimitBatches(a.db);
+      const second = rateLimitBatches(b.db);
+      for (let round = 0; round < 3; round++) {
+        const ask = (batches: typeof first, order: string[]) =>
+          order.flatMap((client) =>
+            Array.from({ length: 2 }, () => batches.consume({ client, limit: 5, now: at(1_000 + round) })),
+          );
+        const results = await Promise.all([...ask(first, clients), ...ask(second, [...clients].reverse())]);
+        // Four a client a round, five a window: all four, then one, then none.
+        expect(results.filter((r) => r.allowed).length).toBe([80, 20, 0][round] as number);
+      }
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+
   test("clients are counted separately, and pruning keeps what a window still counts", async () => {
     const { db } = get();
     expect((await consumeRateLimit(db, { client: "key:1", limit: 1, now: at(0) })).allowed).toBe(true);
@@ -104,4 +174,19 @@ describeEachDatabase("rate limiter", (get) => {
       true,
     );
   });
+});
+
+test("a transaction of decisions that fails fails each of them with its error", async () => {
+  // A database without the access tables: the batch's first statement fails.
+  const opened = await openDatabase(":memory:");
+  try {
+    const batches = rateLimitBatches(opened.db);
+    const settled = await Promise.allSettled(
+      Array.from({ length: 5 }, (_, i) => batches.consume({ client: `ip:fail-${i}`, limit: 5, now: at(0) })),
+    );
+    expect(settled.map((s) => s.status)).toEqual(Array(5).fill("rejected"));
+    expect(batches.transactions).toBe(1);
+  } finally {
+    await opened.close();
+  }
 });
