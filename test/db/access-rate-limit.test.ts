@@ -1,12 +1,25 @@
 import { expect, test } from "bun:test";
 import { rateLimitBatches } from "../../lib/access/rate-limit-batches.ts";
 import { consumeRateLimit, pruneRateLimits } from "../../lib/access/rate-limiter.ts";
-import { migrate } from "../../lib/index.ts";
+import { type DB, migrate } from "../../lib/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 
 const T0 = Date.parse("2026-03-01T12:00:00Z");
 const at = (ms: number) => new Date(T0 + ms);
+
+/** Two connections to one database (two servers), migrated, given to `use` and closed after. */
+async function withTwoServers(location: string, use: (a: DB, b: DB) => Promise<void>): Promise<void> {
+  const a = await openDatabase(location);
+  const b = await openDatabase(location);
+  try {
+    await migrate(a.db);
+    await use(a.db, b.db);
+  } finally {
+    await a.close();
+    await b.close();
+  }
+}
 
 describeEachDatabase("rate limiter", (get) => {
   test("the 101st request in a window is refused, with the time the next slot frees", async () => {
@@ -74,21 +87,15 @@ describeEachDatabase("rate limiter", (get) => {
     // PGlite has no second connection; two bun:sqlite connections in one thread would block each other
     // synchronously (busy wait), so SQLite is covered by two server processes in access-processes.test.ts.
     if (!location || kind === "sqlite") return;
-    const a = await openDatabase(location);
-    const b = await openDatabase(location);
-    try {
-      await migrate(a.db);
+    await withTwoServers(location, async (a, b) => {
       const client = `ip:two-servers-${Date.now()}`;
       const results = await Promise.all(
         Array.from({ length: 150 }, (_, i) =>
-          consumeRateLimit(i % 2 ? a.db : b.db, { client, limit: 100, now: at(5_000) }),
+          consumeRateLimit(i % 2 ? a : b, { client, limit: 100, now: at(5_000) }),
         ),
       );
       expect(results.filter((r) => r.allowed).length).toBe(100);
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   test("decisions taken together are those of one after another, in one transaction", async () => {
@@ -135,16 +142,13 @@ describeEachDatabase("rate limiter", (get) => {
   test("two servers' batches taking many clients in opposite orders all complete, exactly", async () => {
     const { location, kind } = get();
     if (!location || kind === "sqlite") return;
-    const a = await openDatabase(location);
-    const b = await openDatabase(location);
-    try {
-      await migrate(a.db);
+    await withTwoServers(location, async (a, b) => {
       const clients = Array.from(
         { length: 20 },
         (_, i) => `ip:order-${Date.now()}-${String(i).padStart(2, "0")}`,
       );
-      const first = rateLimitBatches(a.db);
-      const second = rateLimitBatches(b.db);
+      const first = rateLimitBatches(a);
+      const second = rateLimitBatches(b);
       for (let round = 0; round < 3; round++) {
         const ask = (batches: typeof first, order: string[]) =>
           order.flatMap((client) =>
@@ -154,10 +158,7 @@ describeEachDatabase("rate limiter", (get) => {
         // Four a client a round, five a window: all four, then one, then none.
         expect(results.filter((r) => r.allowed).length).toBe([80, 20, 0][round] as number);
       }
-    } finally {
-      await a.close();
-      await b.close();
-    }
+    });
   });
 
   test("clients are counted separately, and pruning keeps what a window still counts", async () => {
