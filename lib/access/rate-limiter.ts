@@ -95,7 +95,7 @@ async function decide(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitD
   };
 }
 
-// The four statements of a decision, compiled once per database and run inside each decision's transaction.
+// The four statements of a decision, compiled once per database and run inside the transaction that takes it.
 type Arg = (i: number) => string | number;
 const text = (arg: Arg, i: number) => arg(i) as string;
 const int = (arg: Arg, i: number) => arg(i) as number;
