@@ -3,6 +3,7 @@ import { setGenerationWindow } from "../lib/db/generation.ts";
 import { health, migrate } from "../lib/index.ts";
 import { startDeliveryWorker } from "../lib/node/index.ts";
 import { accessLog } from "./access-log.ts";
+import { answersPerTurn } from "./answers-per-turn.ts";
 import type { Config } from "./config.ts";
 import { sqliteStorageFault } from "./db/bun-sqlite-dialect.ts";
 import {
@@ -145,6 +146,7 @@ export async function startServer(
   const ready = Promise.withResolvers<UnirankApp>();
   // Nothing is answered before the app exists; an early request waits for it.
   ready.promise.catch(() => {});
+  const released = answersPerTurn();
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
@@ -153,7 +155,7 @@ export async function startServer(
         draining
           ? a.refuse(request, "The server is shutting down; try again shortly")
           : a.handle(request, bunConnInfo(srv, request));
-      return app ? answer(app) : ready.promise.then(answer);
+      return released(app ? answer(app) : ready.promise.then(answer));
     },
   });
   // Loaded on use: pino and prom-client are not part of other commands' start.
