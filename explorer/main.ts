@@ -44,6 +44,7 @@ function parse(): { path: string; query: URLSearchParams } {
 
 async function render(): Promise<void> {
   const mine = ++generation;
+  const view = location.hash;
   const { path, query } = parse();
   const [section = "", ...rest] = path.split("/");
   // A university or a diff is no menu page: nothing in the menu claims it.
@@ -71,6 +72,8 @@ async function render(): Promise<void> {
   if (mine !== generation) return;
   main.replaceChildren(...content);
   main.removeAttribute("aria-busy");
+  // The address this content was made for: until it equals the address shown, the view is not yet rendered.
+  main.dataset.view = view;
   const title = main.querySelector("h1")?.textContent ?? "";
   document.title = `${title} · unirank explorer`;
   status.textContent = `${title} loaded`;

@@ -50,12 +50,16 @@ export async function watchedPage(
   return { page, external, errors, apiCalls };
 }
 
-/** Waits until the explorer has rendered a view (its `h1`, no busy flag) and every chart on it is drawn. */
+/**
+ * Waits until the explorer has rendered the view of the address shown (its `h1`, no busy flag, made for this
+ * address: the view before a link's or a button's new address is no answer) and every chart on it is drawn.
+ */
 export async function rendered(page: AnyPage): Promise<void> {
   await page.waitForFunction(
     () => {
       const main = document.getElementById("main");
       if (!main || main.getAttribute("aria-busy") === "true" || !main.querySelector("h1")) return false;
+      if (main.dataset.view !== location.hash) return false;
       return [...main.querySelectorAll(".plot")].every((p) => (p as HTMLElement).dataset.drawn === "true");
     },
     null,
