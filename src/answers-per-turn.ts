@@ -17,11 +17,10 @@ export type AnswerRelease = (answer: Response | Promise<Response>) => Promise<Re
  * (`setImmediate`), with every other answer made in that turn; a failed answer fails at once.
  */
 export function answersPerTurn(): AnswerRelease {
+  // The answers held for the end of this turn (a release is scheduled exactly while there are any).
   let settles: Settle[] = [];
   let responses: Response[] = [];
-  let scheduled = false;
   const release = () => {
-    scheduled = false;
     const s = settles;
     const r = responses;
     settles = [];
@@ -29,12 +28,8 @@ export function answersPerTurn(): AnswerRelease {
     for (let i = 0; i < s.length; i++) (s[i] as Settle)(r[i] as Response);
   };
   const hold = (settle: Settle, response: Response) => {
-    settles.push(settle);
     responses.push(response);
-    if (!scheduled) {
-      scheduled = true;
-      setImmediate(release);
-    }
+    if (settles.push(settle) === 1) setImmediate(release);
   };
   return (answer) =>
     new Promise<Response>((resolve, reject) => {
