@@ -26,7 +26,7 @@ interface Waiting {
 }
 
 export function rateLimitBatches(db: DB | AccessDB, mostABatch = MOST_A_BATCH): RateLimitBatches {
-  let waiting: Waiting[] = [];
+  const waiting: Waiting[] = [];
   let writing = false;
   let transactions = 0;
   const write = async (): Promise<void> => {
@@ -35,8 +35,7 @@ export function rateLimitBatches(db: DB | AccessDB, mostABatch = MOST_A_BATCH): 
     // request: without this turn every batch would hold one decision.
     await letOthersRun();
     while (waiting.length > 0) {
-      const batch = waiting.slice(0, mostABatch);
-      waiting = waiting.slice(batch.length);
+      const batch = waiting.splice(0, mostABatch);
       transactions++;
       try {
         const decisions = await consumeRateLimits(
