@@ -107,15 +107,26 @@ const HOW_TO_SEND =
  * Every key value the request carries, from the three places, and whether an `Authorization` header holds a
  * credential in another form (`Basic …`, a bare key): that is refused, never read as anonymous.
  */
-function suppliedKeys(rc: RequestContext): { keys: string[]; unusable: string | null; bearerComma: boolean } {
+interface SuppliedKeys {
+  readonly keys: readonly string[];
+  readonly unusable: string | null;
+  readonly bearerComma: boolean;
+}
+
+/** What a request without any key carries: one answer shared by all of them. */
+const NO_KEYS: SuppliedKeys = Object.freeze({ keys: Object.freeze([]), unusable: null, bearerComma: false });
+
+function suppliedKeys(rc: RequestContext): SuppliedKeys {
   const { request, search } = rc;
+  const header = request.headers.get("x-api-key");
+  const authorization = request.headers.get("authorization");
+  const mayName = search.includes("api_key") || search.includes("%");
+  if (header === null && authorization === null && !mayName) return NO_KEYS;
   const keys: string[] = [];
   let unusable: string | null = null;
   let bearerComma = false;
-  const header = request.headers.get("x-api-key");
   // Repeated headers arrive joined by ", "; a key never contains a comma.
   if (header !== null) keys.push(...header.split(",").map((k) => k.trim()));
-  const authorization = request.headers.get("authorization");
   if (authorization !== null && authorization.trim() !== "") {
     let afterBearer = false;
     for (const part of authorization.split(",")) {
@@ -131,7 +142,7 @@ function suppliedKeys(rc: RequestContext): { keys: string[]; unusable: string | 
   }
   // The query string is read only when it may name `api_key` (plainly or percent-encoded), from the request's one
   // parse, which the route's parameters use too.
-  if (search.includes("api_key") || search.includes("%")) {
+  if (mayName) {
     const named = rc.query.api_key;
     if (named !== undefined) keys.push(...(typeof named === "string" ? [named] : named).map((k) => k.trim()));
   }
@@ -279,7 +290,7 @@ export function createAccessGuard(settings: AccessSettings): AccessGuard {
             { "WWW-Authenticate": 'Bearer realm="unirank", error="invalid_request"' },
           );
         }
-        if (new Set(supplied).size > 1) {
+        if (supplied.length > 1 && new Set(supplied).size > 1) {
           const message = "Two different API keys were sent; send one key, in one place";
           throw new UnirankError("INVALID_PARAMETER", message, [{ param: "api_key", message }]);
         }

@@ -31,6 +31,11 @@ import { v2Routes } from "./v2.ts";
 const ALLOW = "GET, HEAD, OPTIONS";
 const EXPOSE =
   "X-Request-Id, ETag, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, RateLimit, RateLimit-Policy, Retry-After, Link, X-Total-Count, X-Next-Cursor, X-Unirank-Meta";
+/** CORS headers of every answer. */
+const CORS: Readonly<Record<string, string>> = Object.freeze({
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers": EXPOSE,
+});
 
 /** Every route the app serves, in one list (OpenAPI and tests read it too). */
 export function allRoutes(ctx: AppContext): RouteSpec[] {
@@ -102,18 +107,29 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     return pathname.startsWith(`${prefix}/`) ? pathname.slice(prefix.length) : null;
   };
 
-  /** Headers of every answer: the request id and CORS. */
-  const common = (rc: RequestContext, extra?: Record<string, string>): Record<string, string> => ({
-    ...extra,
-    "X-Request-Id": rc.requestId,
-    "Access-Control-Allow-Origin": "*",
-    "Access-Control-Expose-Headers": EXPOSE,
-  });
+  /** The headers every answer of `route` carries: CORS and the route's own, one object per route. */
+  const constants = new Map<RouteSpec, Readonly<Record<string, string>>>();
+  for (const route of routes)
+    if (route.headers) constants.set(route, Object.freeze({ ...CORS, ...route.headers }));
+  const constantOf = (route: RouteSpec) => constants.get(route) ?? CORS;
+  /** An answer's own headers, in a new object: those of `first`, `second` and `third` (the later win) and the request id. */
+  const own = (
+    rc: RequestContext,
+    first?: Record<string, string>,
+    second?: Record<string, string>,
+    third?: Record<string, string>,
+  ): Record<string, string> => {
+    const headers: Record<string, string> = { ...first };
+    if (second !== undefined) Object.assign(headers, second);
+    if (third !== undefined) Object.assign(headers, third);
+    headers["X-Request-Id"] = rc.requestId;
+    return headers;
+  };
   /** An error answer, in the shape of the route's version (of the path's, for a path that is no route). */
   const fail = (rc: RequestContext, thrown: unknown, headers?: Record<string, string>, route?: RouteSpec) => {
     const version =
       route && route.version !== "none" ? route.version : versionOf(inside(rc.pathname) ?? rc.pathname);
-    return errorResponse(ctx, rc, version, thrown, common(rc, headers));
+    return errorResponse(ctx, rc, version, thrown, own(rc, headers), CORS);
   };
 
   /** Whatever no GET or HEAD route takes: a CORS preflight, another method on a known path (405), an unknown path. */
@@ -122,7 +138,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
     if (method === "OPTIONS") {
       return new Response(null, {
         status: known ? 204 : 404,
-        headers: common(rc, {
+        headers: own(rc, CORS, {
           Allow: ALLOW,
           "Access-Control-Allow-Methods": ALLOW,
           "Access-Control-Allow-Headers":
@@ -182,6 +198,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
       } else {
         payload = await route.handle(input);
         body = render(payload);
+        // A raw route's body is its text as the handler made it, tag included.
+        if (presentAs === "none") etag = payload.etag;
       }
       // The v2 envelope's timestamp changes every second; the entity tag follows the rest only, which starts after
       // the envelope's ASCII head (as many bytes as characters).
@@ -196,14 +214,8 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         status: payload.status ?? 200,
         cache: route.cache ?? "public",
         contentType: csv ? CSV_CONTENT_TYPE : route.contentType,
-        headers: common(
-          rc,
-          csv
-            ? { ...route.headers, ...gate?.headers, ...listHeaders(payload.meta, rc.pathname, rc.search) }
-            : route.headers
-              ? { ...route.headers, ...gate?.headers }
-              : gate?.headers,
-        ),
+        constant: constantOf(route),
+        headers: own(rc, gate?.headers, csv ? listHeaders(payload.meta, rc.pathname, rc.search) : undefined),
         etag,
         etagFrom,
         // A list's representation follows Accept as well as Accept-Encoding.

@@ -1,6 +1,7 @@
 import { sharedRead } from "../../lib/db/shared-read.ts";
 import { HealthSchema, health } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
+import { etagOf } from "./respond.ts";
 import type { Payload, RouteSpec } from "./route.ts";
 import { JsonText } from "./spliced-json/json-text.ts";
 
@@ -19,7 +20,8 @@ export function healthRoute(ctx: AppContext): RouteSpec {
       clock: c.clock,
       scanner: c.scanner,
     });
-    return { data: new JsonText(JSON.stringify(body)), status: body.status === "unhealthy" ? 503 : 200 };
+    const text = JSON.stringify(body);
+    return { data: new JsonText(text), status: body.status === "unhealthy" ? 503 : 200, etag: etagOf(text) };
   }, SHARED_MS);
   return {
     version: "none",

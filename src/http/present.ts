@@ -58,6 +58,7 @@ export function errorResponse(
   version: ApiVersion,
   thrown: unknown,
   headers: Record<string, string> = {},
+  constant?: Readonly<Record<string, string>>,
 ): Response {
   let error: ErrorBody;
   if (isUnirankError(thrown) || thrown instanceof HttpError) error = thrown;
@@ -78,6 +79,7 @@ export function errorResponse(
   return jsonResponse(rc.request, redactKeyMaterial(JSON.stringify(body)), {
     status: HTTP_STATUS[error.code],
     cache: "no-store",
+    constant,
     headers,
   });
 }

@@ -9,6 +9,11 @@ export interface Payload {
   meta?: unknown;
   /** Overrides 200 (health answers 503 when unhealthy). */
   status?: number;
+  /**
+   * The entity tag of a raw route's body, where the handler made it already: a text several answers share is
+   * hashed once (`/health`, whose checks the requests of a millisecond share).
+   */
+  etag?: string;
 }
 
 /** What a handler is given: its parsed parameters and the request's own facts. */

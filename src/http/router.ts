@@ -2,8 +2,8 @@ import type { RouteSpec } from "./route.ts";
 
 /** A route found for a path, with its raw (percent-decoded) path parameters. */
 export interface RouteMatch {
-  route: RouteSpec;
-  params: Record<string, string>;
+  readonly route: RouteSpec;
+  readonly params: Readonly<Record<string, string>>;
 }
 
 interface ParamRoute {
@@ -38,11 +38,12 @@ export function canonicalPath(pathname: string): string {
  * (access rules, version). `match` takes any path; `matchCanonical` one that is canonical already.
  */
 export function createRouter(routes: readonly RouteSpec[]) {
-  const exact = new Map<string, RouteSpec>();
+  /** Static paths and their one match each (no parameters), made once. */
+  const exact = new Map<string, RouteMatch>();
   const withParams: ParamRoute[] = [];
   for (const route of routes) {
     if (!route.path.includes("/:")) {
-      exact.set(route.path, route);
+      exact.set(route.path, Object.freeze({ route, params: Object.freeze({}) }));
       continue;
     }
     const parts: ParamRoute["parts"] = [];
@@ -80,8 +81,8 @@ export function createRouter(routes: readonly RouteSpec[]) {
   };
 
   const matchCanonical = (path: string): RouteMatch | null => {
-    const route = exact.get(path);
-    if (route) return { route, params: {} };
+    const found = exact.get(path);
+    if (found) return found;
     for (const candidate of withParams) {
       const params = fit(candidate.parts, path);
       if (params !== null) return { route: candidate.route, params };
