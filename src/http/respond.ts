@@ -37,7 +37,10 @@ export interface JsonResponseOptions {
    * the headers it makes with the fields below are made once (`headerTemplate`).
    */
   constant?: Readonly<Record<string, string>> | undefined;
-  /** The answer's own headers (request id, rate-limit fields, a list's links); they win over `constant`. */
+  /**
+   * The answer's own headers (request id, rate-limit fields, a list's links), in an object made for this answer: its
+   * tag and encoding are added to it. They win over `constant`.
+   */
   headers?: Record<string, string> | undefined;
   /** Default `application/json; charset=utf-8`. */
   contentType?: string | undefined;
