@@ -112,7 +112,10 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
   for (const route of routes)
     if (route.headers) constants.set(route, Object.freeze({ ...CORS, ...route.headers }));
   const constantOf = (route: RouteSpec) => constants.get(route) ?? CORS;
-  /** An answer's own headers, in a new object: those of `first`, `second` and `third` (the later win) and the request id. */
+  /**
+   * An answer's own headers, in a new object: those of `first`, `second` and `third` (the later win) and the
+   * request id.
+   */
   const own = (
     rc: RequestContext,
     first?: Record<string, string>,
