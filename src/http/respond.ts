@@ -130,13 +130,11 @@ function answered(
   body: BodyInit | null,
   status: number,
   template: Headers,
-  own: Record<string, string> | undefined,
+  own: Record<string, string>,
 ): Response {
   const response = new Response(body, { status, headers: template });
-  if (own !== undefined) {
-    const headers = response.headers;
-    for (const name in own) headers.set(name, own[name] as string);
-  }
+  const headers = response.headers;
+  for (const name in own) headers.set(name, own[name] as string);
   return response;
 }
 
