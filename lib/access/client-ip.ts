@@ -5,15 +5,25 @@
 
 export type ParsedIp = { version: 4; bytes: Uint8Array } | { version: 6; bytes: Uint8Array };
 
+/** Four parts of one to three digits, each at most 255, read character by character (every request reads a few). */
 function parseIpv4(text: string): Uint8Array | null {
-  const parts = text.split(".");
-  if (parts.length !== 4) return null;
   const out = new Uint8Array(4);
-  for (let i = 0; i < 4; i++) {
-    const p = parts[i] ?? "";
-    if (!/^[0-9]{1,3}$/.test(p) || Number(p) > 255) return null;
-    out[i] = Number(p);
+  let part = 0;
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x30 && c <= 0x39) {
+      if (++digits > 3) return null;
+      value = value * 10 + (c - 0x30);
+    } else if (c === 0x2e && digits > 0 && value <= 255 && part < 3) {
+      out[part++] = value;
+      value = 0;
+      digits = 0;
+    } else return null;
   }
+  if (part !== 3 || digits === 0 || value > 255) return null;
+  out[3] = value;
   return out;
 }
 
@@ -64,7 +74,7 @@ export function parseIp(text: string): ParsedIp | null {
 }
 
 function formatIp(ip: ParsedIp): string {
-  if (ip.version === 4) return Array.from(ip.bytes).join(".");
+  if (ip.version === 4) return `${ip.bytes[0]}.${ip.bytes[1]}.${ip.bytes[2]}.${ip.bytes[3]}`;
   const groups: string[] = [];
   for (let i = 0; i < 16; i += 2)
     groups.push((((ip.bytes[i] ?? 0) << 8) | (ip.bytes[i + 1] ?? 0)).toString(16));
@@ -178,6 +188,7 @@ export function resolveClientIp(
 /** A hop may carry a port (`1.2.3.4:5678`, `[::1]:80`). */
 function hopAddress(text: string): string {
   const t = text.trim();
+  if (!t.includes(":")) return t;
   const bracket = /^\[([^\]]+)\](?::\d+)?$/.exec(t);
   if (bracket) return bracket[1] ?? "";
   const v4port = /^(\d{1,3}(?:\.\d{1,3}){3}):\d+$/.exec(t);

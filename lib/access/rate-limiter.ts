@@ -1,4 +1,5 @@
 import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
 import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { type AccessDB, accessDb } from "./tables.ts";
@@ -31,10 +32,12 @@ export interface ConsumeInput {
  * `limit` are admitted in ANY window of `windowSeconds` (a request counts while `now - at < window`, and
  * ages out at exactly `at + window`). Refused requests are not counted.
  *
- * Atomic on every database: the transaction first upserts the client's row, which on PostgreSQL takes that
- * row's lock until commit (concurrent decisions for one client queue there, across servers), and on SQLite
- * the transaction is `begin immediate` (one writer at a time, across processes). Everything after the lock
- * reads committed state, so two servers sharing one database never hand out the same slot.
+ * Atomic on every database, as each decision's first statement is a write that takes a lock: on PostgreSQL the
+ * upsert of the client's row, whose lock holds until commit (concurrent decisions for one client queue there,
+ * across servers); on SQLite, where a write transaction locks the whole file (one writer at a time, across
+ * processes, whether the dialect begins it `immediate` or not), the request's hit itself, counted with the others
+ * and taken back when it is one too many. Everything after the lock reads committed state, so two servers sharing
+ * one database never hand out the same slot.
  */
 export async function consumeRateLimit(db: DB | AccessDB, input: ConsumeInput): Promise<RateLimitDecision> {
   const [decision] = await consumeRateLimits(db, [input]);
@@ -53,6 +56,7 @@ export async function consumeRateLimits(
   inputs: readonly ConsumeInput[],
 ): Promise<RateLimitDecision[]> {
   const base = db as DB;
+  const decide = capabilitiesOf(base).rowLocks ? decideLockingRow : decideHitFirst;
   // Sorted by client; `sort` is stable, so each client's decisions keep their order.
   const order = inputs
     .map((_, i) => i)
@@ -70,32 +74,64 @@ export async function consumeRateLimits(
 const byClient = (a: ConsumeInput, b: ConsumeInput): number =>
   a.client < b.client ? -1 : a.client > b.client ? 1 : 0;
 
-/** One decision inside the transaction `on` (of `base`). */
-async function decide(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
-  const windowMs = (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000;
-  const now = input.now.getTime();
-  const { client, limit } = input;
+/**
+ * One decision inside the transaction `on` (of `base`), where rows can be locked (PostgreSQL): the client's row
+ * locked by its upsert, the hits in the window counted, the request's hit recorded when it is admitted.
+ */
+async function decideLockingRow(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
+  const { client, now, windowMs } = windowOf(input);
   await touchClient(base, [client, now], 0, on);
-  await dropAged(base, [client, now - windowMs], 0, on);
-  const [row] = await countHits(base, [client], 0, on);
+  const [row] = await countHits(base, [client, now - windowMs], 0, on);
   const used = Number(row?.n ?? 0);
-  let oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
-  const allowed = used < limit;
-  if (allowed) {
-    await recordHit(base, [client, now], 0, on);
-    oldest ??= now;
+  const allowed = used < input.limit;
+  if (allowed) await recordHit(base, [client, now], 0, on);
+  return decision(input, allowed, used, oldestOf(row) ?? now);
+}
+
+/**
+ * One decision inside the transaction `on` (of `base`), where a write locks the file (SQLite): the request's hit
+ * recorded first (the lock), then the hits in the window counted with it; one too many, it is deleted and they are
+ * counted again. An admitted request costs two statements, and no client row is kept (`rate_limit_clients` is the
+ * row lock's, which SQLite has no use for).
+ */
+async function decideHitFirst(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
+  const { client, now, windowMs } = windowOf(input);
+  await recordHit(base, [client, now], 0, on);
+  let [row] = await countHits(base, [client, now - windowMs], 0, on);
+  const allowed = Number(row?.n ?? 0) <= input.limit;
+  if (!allowed) {
+    await takeBackHit(base, [client, now], 0, on);
+    [row] = await countHits(base, [client, now - windowMs], 0, on);
   }
-  const resetAt = (oldest ?? now) + windowMs;
+  const used = Number(row?.n ?? 0) - (allowed ? 1 : 0);
+  return decision(input, allowed, used, oldestOf(row) ?? now);
+}
+
+/** The decision's client, time and window in ms. */
+const windowOf = (input: ConsumeInput) => ({
+  client: input.client,
+  now: input.now.getTime(),
+  windowMs: (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000,
+});
+
+const oldestOf = (row: { oldest: number | string | null } | undefined): number | null =>
+  row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+
+/** A decision, given how many hits of the window came before the request and the oldest hit counted. */
+function decision(input: ConsumeInput, allowed: boolean, used: number, oldest: number): RateLimitDecision {
+  const { now, windowMs } = windowOf(input);
+  const resetAt = oldest + windowMs;
   return {
     allowed,
-    limit,
-    remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
+    limit: input.limit,
+    remaining: Math.max(0, input.limit - used - (allowed ? 1 : 0)),
     resetAt,
     retryAfter: Math.max(allowed ? 0 : 1, Math.ceil((resetAt - now) / 1000)),
   };
 }
 
-// The four statements of a decision, compiled once per database and run inside the transaction that takes it.
+// The statements of a decision, compiled once per database and run inside the transaction that takes it. Hits
+// that aged out are not counted; the prune deletes them (`pruneRateLimits`), not every decision.
 type Arg = (i: number) => string | number;
 const text = (arg: Arg, i: number) => arg(i) as string;
 const int = (arg: Arg, i: number) => arg(i) as number;
@@ -107,22 +143,32 @@ const touchClient = prepared((db, arg: Arg) =>
       oc.column("client").doUpdateSet({ touched_at: (eb) => eb.ref("excluded.touched_at") }),
     ),
 );
-const dropAged = prepared((db, arg: Arg) =>
-  accessDb(db)
-    .deleteFrom("rate_limit_hits")
-    .where("client", "=", text(arg, 0))
-    .where("at", "<=", int(arg, 1)),
-);
 const countHits = prepared((db, arg: Arg) =>
   accessDb(db)
     .selectFrom("rate_limit_hits")
     .select([sql<number | string>`count(*)`.as("n"), sql<number | string | null>`min(at)`.as("oldest")])
-    .where("client", "=", text(arg, 0)),
+    .where("client", "=", text(arg, 0))
+    .where("at", ">", int(arg, 1)),
 );
 const recordHit = prepared((db, arg: Arg) =>
   accessDb(db)
     .insertInto("rate_limit_hits")
     .values({ client: text(arg, 0), at: int(arg, 1) }),
+);
+/** Deletes one hit of a client at a time (SQLite's `rowid`: the hits are alike, any one of them will do). */
+const takeBackHit = prepared((db, arg: Arg) =>
+  accessDb(db)
+    .deleteFrom("rate_limit_hits")
+    .where(
+      sql<number>`rowid`,
+      "=",
+      accessDb(db)
+        .selectFrom("rate_limit_hits")
+        .select(sql<number>`rowid`.as("rowid"))
+        .where("client", "=", text(arg, 0))
+        .where("at", "=", int(arg, 1))
+        .limit(1),
+    ),
 );
 
 /** Removes rows of the rate limiter that no window can count any more. */

@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
 import { rateLimitBatches } from "../../lib/access/rate-limit-batches.ts";
 import { consumeRateLimit, pruneRateLimits } from "../../lib/access/rate-limiter.ts";
+import { accessDb } from "../../lib/access/tables.ts";
 import { type DB, migrate } from "../../lib/index.ts";
 import { openDatabase } from "../../src/db/open.ts";
 import { describeEachDatabase } from "../support/databases.ts";
@@ -174,6 +175,41 @@ describeEachDatabase("rate limiter", (get) => {
     expect((await consumeRateLimit(db, { client: "key:1", limit: 1, now: at(3_600_000) })).allowed).toBe(
       true,
     );
+  });
+
+  test("hits that aged out are not counted before the prune deletes them; only row locks keep client rows", async () => {
+    const { db, kind } = get();
+    const adb = accessDb(db);
+    const hits = async (client: string) =>
+      Number(
+        (
+          await adb
+            .selectFrom("rate_limit_hits")
+            .select((eb) => eb.fn.countAll().as("n"))
+            .where("client", "=", client)
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const client = "ip:aged";
+    for (let i = 0; i < 3; i++)
+      expect((await consumeRateLimit(db, { client, limit: 3, now: at(i) })).allowed).toBe(true);
+    const refused = await consumeRateLimit(db, { client, limit: 3, now: at(10) });
+    expect(refused).toMatchObject({ allowed: false, remaining: 0, resetAt: T0 + 3_600_000 });
+    // A refusal leaves no hit behind (on SQLite it is recorded first, then taken back).
+    expect(await hits(client)).toBe(3);
+    // An hour on, the three are out of every window, though still stored until the prune.
+    const later = await consumeRateLimit(db, { client, limit: 3, now: at(3_600_002) });
+    expect(later).toMatchObject({ allowed: true, remaining: 2, resetAt: T0 + 7_200_002 });
+    expect(await hits(client)).toBe(4);
+    await pruneRateLimits(db, at(3_600_002));
+    expect(await hits(client)).toBe(1);
+    // The client's row exists for its lock, which PostgreSQL takes and SQLite (a write locks the file) needs not.
+    const clients = await adb
+      .selectFrom("rate_limit_clients")
+      .select("client")
+      .where("client", "=", client)
+      .execute();
+    expect(clients.length).toBe(kind === "sqlite" ? 0 : 1);
   });
 });
 

@@ -21,6 +21,25 @@ describe("client addresses", () => {
     expect(normalizeIp("1:2:3:4:5:6:7:8:9")).toBeNull();
   });
 
+  test("an IPv4 address is four parts of one to three digits, each at most 255", () => {
+    expect(normalizeIp("010.001.0.255")).toBe("10.1.0.255");
+    expect(normalizeIp("255.255.255.255")).toBe("255.255.255.255");
+    expect(normalizeIp(" 1.2.3.4 ")).toBe("1.2.3.4");
+    expect(normalizeIp("::ffff:1.2.3.400")).toBeNull();
+    for (const bad of ["", "1.2.3", "1.2.3.4.", ".1.2.3", "1..2.3", "1.2.3.", "1234.1.1.1", "1.2.3.0004"])
+      expect({ bad, ip: normalizeIp(bad) }).toEqual({ bad, ip: null });
+    for (const bad of [
+      "1.2.3.-4",
+      "+1.2.3.4",
+      "1.2.3.4a",
+      "1.2.3.4/8",
+      "1.2.3.256",
+      "0x1.2.3.4",
+      "1.2.3.4:80",
+    ])
+      expect({ bad, ip: normalizeIp(bad) }).toEqual({ bad, ip: null });
+  });
+
   test("IPv6 clients are grouped by /64; mapped IPv4 counts as the IPv4 address", () => {
     expect(clientGroup("2001:db8:1:2::1")).toBe("2001:db8:1:2::/64");
     expect(clientGroup("2001:db8:1:2:ffff:ffff:ffff:ffff")).toBe("2001:db8:1:2::/64");
