@@ -1,3 +1,4 @@
+import { prepared } from "../db/prepared.ts";
 import { UnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
@@ -139,6 +140,11 @@ export async function revokeKey(
 
 const invalidKey = () => new UnirankError("INVALID_API_KEY", "The API key is not valid");
 
+/** A key's row by its hash: read on every keyed request, so built and compiled once per database. */
+const keyByHash = prepared((db, arg: (i: number) => string) =>
+  accessDb(db).selectFrom("api_keys").selectAll().where("key_hash", "=", arg(0)),
+);
+
 /**
  * The key's row, or INVALID_API_KEY (unknown, revoked or malformed; the message never echoes the value).
  * A malformed value (wrong shape, bad checksum, any length other than a key's) is rejected without a database read.
@@ -146,11 +152,7 @@ const invalidKey = () => new UnirankError("INVALID_API_KEY", "The API key is not
 export async function authenticate(db: DB | AccessDB, key: string): Promise<AuthenticatedKey> {
   if (!isWellFormedApiKey(key)) throw invalidKey();
   const hash = hashApiKey(key);
-  const row = await accessDb(db)
-    .selectFrom("api_keys")
-    .selectAll()
-    .where("key_hash", "=", hash)
-    .executeTakeFirst();
+  const [row] = await keyByHash(db as DB, [hash]);
   if (!row || !safeEqual(row.key_hash, hash) || row.revoked_at !== null) throw invalidKey();
   return { ...info(row), signing_secret: row.signing_secret };
 }

@@ -1,3 +1,4 @@
+import { prepared } from "../db/prepared.ts";
 import { UnirankError } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import { hmacSha256Hex } from "../text/sha256.ts";
@@ -70,14 +71,18 @@ export async function verifyRequestSignature(db: DB | AccessDB, input: VerifySig
     );
   }
   const expiresAt = (Number(ts) + skew + 1) * 1000;
-  const recorded = await accessDb(db)
-    .insertInto("signature_replays")
-    .values({ key_id: input.keyId, signature: given, expires_at: expiresAt })
-    .onConflict((oc) => oc.columns(["key_id", "signature"]).doNothing())
-    .returning("key_id")
-    .executeTakeFirst();
+  const [recorded] = await recordSignature(db as DB, [input.keyId, given, expiresAt]);
   if (!recorded) throw invalid("This signature was already used; sign each request once");
 }
+
+/** A signature's replay record, none when it is there already: written on every signed request, so compiled once. */
+const recordSignature = prepared((db, arg: (i: number) => string | number) =>
+  accessDb(db)
+    .insertInto("signature_replays")
+    .values({ key_id: arg(0) as number, signature: arg(1) as string, expires_at: arg(2) as number })
+    .onConflict((oc) => oc.columns(["key_id", "signature"]).doNothing())
+    .returning("key_id"),
+);
 
 /** Forgets signatures whose timestamps are stale (they would be refused as stale anyway). */
 export async function pruneSignatureReplays(db: DB | AccessDB, now: Date): Promise<void> {
