@@ -1,9 +1,14 @@
 import { type Static, Type } from "@sinclair/typebox";
+import { sql } from "kysely";
+import { capabilitiesOf } from "../db/capabilities.ts";
+import { generationMemo } from "../db/generation-memo.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKED_SCORES, type RankedScoreName } from "../scores/catalogue.ts";
 import { round1 } from "../scores/derive.ts";
 import { chooseProfile } from "./profiles.ts";
+import { type Ranking, rankingOf, scoreAt, windowOf } from "./rank.ts";
 import { ProfileMetaSchema } from "./response-schemas.ts";
+import { toNumber } from "./shapes.ts";
 
 export interface ScoreDistributionInput {
   score?: RankedScoreName;
@@ -66,7 +71,11 @@ export function binOf(value: number, bounds: readonly number[]): number {
 /**
  * How the latest completed scans of universities (optionally of one country) spread over `bins` equal bins of
  * one score, with the mean and median. Scores are those a ranking or leaderboard can sort by; the universities
- * are those that ranking would hold (one profile for overall and the composites, docs/scores.md).
+ * are those that ranking would hold (one profile for overall and the composites, docs/scores.md). Taken from that
+ * ranking as it is kept in memory (`rankingOf`: the measured scores, sorted): a bin's count from two binary
+ * searches, the median from the middle, the mean from a sum kept with the ranking; the unmeasured from a count of
+ * the latest scans kept per data generation. Before, every request read and sorted the scores of every latest scan
+ * (docs/performance.md).
  */
 export async function scoreDistribution(db: DB, input: ScoreDistributionInput = {}) {
   const score = input.score ?? "overall_score";
@@ -74,35 +83,71 @@ export async function scoreDistribution(db: DB, input: ScoreDistributionInput = 
   const bins = input.bins ?? 10;
   const country = input.country ? input.country.toUpperCase() : null;
   const choice = await chooseProfile(db, score, input.profile);
-  let query = db.selectFrom("latest_scans").select(`${score} as v` as "overall_score as v");
-  if (country) query = query.where("country", "=", country);
-  if (choice.profile !== null) query = query.where("profile", "=", choice.profile);
-  const rows = await query.execute();
+  const ranking = await rankingOf(db, score, country ?? undefined, choice.profile);
+  const scanned = await latestScanCount(db, `${country ?? ""}\u0000${choice.profile ?? ""}`);
   const bounds = binBounds(bins);
-  const counts = new Array<number>(bins).fill(0);
-  const values: number[] = [];
-  for (const row of rows) {
-    if (row.v == null) continue;
-    const v = Number(row.v);
-    values.push(v);
-    const bin = binOf(v, bounds);
-    counts[bin] = (counts[bin] ?? 0) + 1;
+  const n = ranking.ids.length;
+  // Scores at or above `bound`: the ranking's first positions (its scores descend).
+  const atLeast = (bound: number) => windowOf(ranking, bound, undefined)[1];
+  const data: DistributionBin[] = [];
+  for (let i = 0; i < bins; i++) {
+    // As `binOf`: bin i holds what is at or above its lower bound and not at or above the next one's; the first
+    // also what is below 0, the last what is above 100.
+    const from = i === 0 ? n : atLeast(bounds[i] as number);
+    const next = i === bins - 1 ? 0 : atLeast(bounds[i + 1] as number);
+    data.push({ from: bounds[i] as number, to: bounds[i + 1] as number, count: from - next });
   }
-  values.sort((a, b) => a - b);
-  const n = values.length;
+  // The k-th least score is at position n - 1 - k.
+  const least = (k: number) => scoreAt(ranking, n - 1 - k);
   const mid = n >> 1;
-  const median =
-    n === 0 ? null : round1(n % 2 ? (values[mid] ?? 0) : ((values[mid - 1] ?? 0) + (values[mid] ?? 0)) / 2);
-  const mean = n === 0 ? null : round1(values.reduce((a, b) => a + b, 0) / n);
-  const data: DistributionBin[] = counts.map((count, i) => ({
-    from: bounds[i] as number,
-    to: bounds[i + 1] as number,
-    count,
-  }));
+  const median = n === 0 ? null : round1(n % 2 ? least(mid) : (least(mid - 1) + least(mid)) / 2);
+  const mean = n === 0 ? null : round1(ascendingSum(ranking) / n);
   return {
     data,
-    meta: { score, country, bins, measured: n, not_measured: rows.length - n, mean, median, ...choice },
+    // The count and the ranking are kept per generation each: a write between the two reads cannot make it negative.
+    meta: {
+      score,
+      country,
+      bins,
+      measured: n,
+      not_measured: Math.max(0, scanned - n),
+      mean,
+      median,
+      ...choice,
+    },
   };
 }
+
+const sums = new WeakMap<Ranking, number>();
+
+/** The sum of a ranking's scores added from the least up, as a sort and a sum of them would; kept per ranking. */
+function ascendingSum(ranking: Ranking): number {
+  let sum = sums.get(ranking);
+  if (sum === undefined) {
+    sum = 0;
+    for (let i = ranking.ids.length - 1; i >= 0; i--) sum += scoreAt(ranking, i);
+    sums.set(ranking, sum);
+  }
+  return sum;
+}
+
+/**
+ * The latest completed scans of a country and profile (`country\u0000profile`, either empty for all), measured or
+ * not, counted once per data generation (by the country's index where there is one; a few ms at 100,000).
+ */
+const latestScanCount = generationMemo(async (db: DB, key: string): Promise<number> => {
+  const [country, profile] = key.split("\u0000") as [string, string];
+  const from =
+    country !== "" && capabilitiesOf(db).indexHints
+      ? sql`latest_scans indexed by latest_scans_country`
+      : sql`latest_scans`;
+  const conditions = [
+    ...(country !== "" ? [sql`country = ${country}`] : []),
+    ...(profile !== "" ? [sql`profile = ${profile}`] : []),
+  ];
+  const where = conditions.length > 0 ? sql` where ${sql.join(conditions, sql` and `)}` : sql``;
+  const row = await sql<{ n: number | string }>`select count(*) as n from ${from}${where}`.execute(db);
+  return toNumber(row.rows[0]?.n ?? 0);
+});
 
 const round2 = (x: number) => Math.round(x * 100) / 100;

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, test } from "bun:test";
+import { sql } from "kysely";
 import {
+  type DB,
   DistributionSchema,
   type IngestRecord,
   ScanHistorySchema,
@@ -9,6 +11,8 @@ import {
   writeRecords,
 } from "../../lib/index.ts";
 import { binBounds, binOf } from "../../lib/queries/score-distribution.ts";
+import type { RankedScoreName } from "../../lib/scores/catalogue.ts";
+import { round1 } from "../../lib/scores/derive.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import { expectMatches } from "../support/json-schema.ts";
 import { type V2Ids, writeV2Fixture } from "../support/v2-fixture.ts";
@@ -156,5 +160,104 @@ describeEachDatabase("distribution against its published bounds", (get) => {
         wrong.push(`bins=${bins} has a gap`);
     }
     expect(wrong).toEqual([]);
+  }, 60_000);
+});
+
+/** The distribution as it was computed before it came from the rankings: every latest scan's score read and sorted. */
+async function distributionFromRows(
+  db: DB,
+  score: RankedScoreName,
+  country: string | null,
+  profile: string | null,
+  binCount: number,
+) {
+  let q = db.selectFrom("latest_scans").select(sql<number | null>`${sql.ref(score)}`.as("v"));
+  if (country) q = q.where("country", "=", country);
+  if (profile !== null) q = q.where("profile", "=", profile);
+  const rows = await q.execute();
+  const bounds = binBounds(binCount);
+  const counts = new Array<number>(binCount).fill(0);
+  const values: number[] = [];
+  for (const row of rows) {
+    if (row.v == null) continue;
+    values.push(Number(row.v));
+    const bin = binOf(Number(row.v), bounds);
+    counts[bin] = (counts[bin] ?? 0) + 1;
+  }
+  values.sort((a, b) => a - b);
+  const n = values.length;
+  const mid = n >> 1;
+  return {
+    data: counts.map((count, i) => ({ from: bounds[i], to: bounds[i + 1], count })),
+    measured: n,
+    not_measured: rows.length - n,
+    mean: n === 0 ? null : round1(values.reduce((a, b) => a + b, 0) / n),
+    median:
+      n === 0 ? null : round1(n % 2 ? (values[mid] ?? 0) : ((values[mid - 1] ?? 0) + (values[mid] ?? 0)) / 2),
+  };
+}
+
+describeEachDatabase("distribution from the rankings", (get) => {
+  const countries = ["NL", "DE", "JP", "BR"];
+  /** Scans of 300 universities, some scores missing, some not tenths; `round` moves the scores. */
+  const scans = (round: number, from = 0, to = 300): IngestRecord[] => {
+    const records: IngestRecord[] = [];
+    for (let u = from; u < to; u++) {
+      const domain = `d${u}.example`;
+      if (round === 0) {
+        records.push({ type: "university", domain, name: `Dist ${u}`, country: countries[u % 4] as string });
+      }
+      const v = (k: number) => ((u * 37 + k * 11 + round * 13) % 1001) / 10;
+      records.push({
+        type: "scan",
+        source_id: `d${u}-${round}`,
+        domain,
+        status: "completed",
+        started_at: `2026-03-0${round + 1}T00:00:00+00:00`,
+        completed_at: `2026-03-0${round + 1}T01:00:00+00:00`,
+        overall_score: u % 17 === 0 ? 41.25 : v(1),
+        ...(u % 5 === 0 ? {} : { tech_ssl_score: v(2) }),
+        i18n_score: u % 3 === 0 ? null : v(3),
+      } as IngestRecord);
+    }
+    return records;
+  };
+  const compare = async (label: string) => {
+    const db = get().db;
+    const wrong: string[] = [];
+    for (const score of [
+      "overall_score",
+      "tech_ssl_score",
+      "i18n_score",
+      "tech_composite_score",
+    ] as RankedScoreName[]) {
+      for (const country of [undefined, "nl", "JP", "XX"]) {
+        for (const binCount of [1, 7, 10, 31]) {
+          for (const profile of [undefined, "all"]) {
+            const d = await scoreDistribution(db, { score, country, bins: binCount, profile });
+            const expected = await distributionFromRows(db, score, d.meta.country, d.meta.profile, binCount);
+            const got = {
+              data: d.data,
+              measured: d.meta.measured,
+              not_measured: d.meta.not_measured,
+              mean: d.meta.mean,
+              median: d.meta.median,
+            };
+            if (JSON.stringify(got) !== JSON.stringify(expected))
+              wrong.push(`${label} ${score} ${country} ${binCount} ${profile}: ${JSON.stringify(got)}`);
+          }
+        }
+      }
+    }
+    expect(wrong).toEqual([]);
+  };
+
+  test("equals the scores read and sorted, for every score, country, bins and profile, and after new scans", async () => {
+    await get().reset();
+    await writeRecords(get().db, scans(0));
+    await compare("first");
+    // New scans of a third of the universities: the rankings are patched, the counts read again.
+    await writeRecords(get().db, scans(1, 0, 100));
+    await compare("after a write");
   }, 60_000);
 });
