@@ -2,8 +2,10 @@ import { Type } from "@sinclair/typebox";
 import type { AccessFacts } from "./api-description.ts";
 import { escapeAttr } from "./escape-attribute.ts";
 import { buildOpenApi } from "./openapi.ts";
+import { etagOf } from "./respond.ts";
 import type { RouteSpec } from "./route.ts";
 import { pageSecurityHeaders } from "./security-headers.ts";
+import { JsonText } from "./spliced-json/json-text.ts";
 
 /**
  * `/openapi.json` (the OpenAPI 3.1 document of every route, itself and these included) and `/docs`, a Swagger UI
@@ -87,7 +89,9 @@ export function withDocs(
   options: { version?: string; access?: AccessFacts | null } = {},
 ): RouteSpec[] {
   const all: RouteSpec[] = [...routes];
-  const documents = new Map<string, Record<string, unknown>>();
+  // The document as text and its tag, made once per mount prefix: 128 KB that every request serialised and
+  // hashed again (docs/performance.md).
+  const documents = new Map<string, { data: JsonText; etag: string }>();
   const base: Pick<RouteSpec, "version" | "tags" | "raw" | "uncached"> = {
     version: "none",
     tags: ["docs"],
@@ -103,14 +107,13 @@ export function withDocs(
     handle: ({ prefix }) => {
       let doc = documents.get(prefix);
       if (!doc) {
-        doc = buildOpenApi(all, {
-          version: options.version ?? "2.0",
-          prefix,
-          access: options.access ?? null,
-        });
+        const text = JSON.stringify(
+          buildOpenApi(all, { version: options.version ?? "2.0", prefix, access: options.access ?? null }),
+        );
+        doc = { data: new JsonText(text), etag: etagOf(text) };
         documents.set(prefix, doc);
       }
-      return { data: doc };
+      return doc;
     },
   });
   all.push({

@@ -41,6 +41,7 @@ import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
 import { cursorList, cursorMeta } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
+import { JsonText } from "./spliced-json/json-text.ts";
 import { splicedCompare } from "./spliced-json/spliced-compare.ts";
 import {
   leaderboardRowsJson,
@@ -66,6 +67,8 @@ const RankingsV2Params = Type.Object({
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
   const { db } = ctx;
+  let methodologyText: JsonText | undefined;
+  let schemaText: JsonText | undefined;
   const route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
     r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
   ): RouteSpec => defineRoute<P, Q>({ version: "v2", tags: ["v2"], ...r });
@@ -175,7 +178,8 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "rubric versions. The same tables the rubrics score with (docs/scanner.md).",
       query: Type.Object({}),
       response: MethodologySchema,
-      handle: () => ({ data: methodology() }),
+      // The rubrics' tables do not change while the server runs: serialised once (docs/performance.md).
+      handle: () => ({ data: (methodologyText ??= new JsonText(JSON.stringify(methodology()))) }),
     }),
     route({
       path: "/api/v2/leaderboard/:category",
@@ -247,7 +251,10 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "Machine-readable description of version 2",
       description: "Derived from the same route list and parameter schemas as `/openapi.json`.",
       response: ApiSchemaSchema,
-      handle: () => ({ data: describeV2(routes, ctx.access ?? null) }),
+      // The route list is complete once the app is built: described once.
+      handle: () => ({
+        data: (schemaText ??= new JsonText(JSON.stringify(describeV2(routes, ctx.access ?? null)))),
+      }),
     }),
   );
   return routes;
