@@ -1,5 +1,5 @@
 import { Database } from "bun:sqlite";
-import { CATEGORY_NAMES } from "../lib/index.ts";
+import { CATEGORY_NAMES, RANKED_SCORES } from "../lib/index.ts";
 
 /** The endpoints under load, and the request paths each one cycles through. */
 
@@ -49,6 +49,13 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
     .all()
     .map((r) => r.id);
   const maxScan = db.query<{ m: number }, []>("select max(id) as m from scans").get()?.m ?? 1;
+  // The five countries with the most universities (a distribution's country narrows its ranking).
+  const countries = db
+    .query<{ c: string }, []>(
+      "select country as c from universities group by country order by count(*) desc, country limit 5",
+    )
+    .all()
+    .map((r) => r.c);
   // By primary key only (a status filter would let SQLite walk the status index instead).
   const scansFrom = db.query<{ id: number; status: string }, [number]>(
     "select id, status from scans where id >= ? order by id limit 50",
@@ -182,6 +189,27 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
       name: "rankings-walk",
       label: "v2 /rankings?cursor=*&limit=50 (a walk's first page)",
       paths: fixed("/api/v2/rankings?cursor=*&limit=50"),
+      modes: both,
+    },
+    {
+      name: "distribution",
+      label: "v2 /distribution (a ranked score, 1–40 bins, all or one of five countries)",
+      paths: varied(
+        () =>
+          `/api/v2/distribution?score=${pick(RANKED_SCORES)}&bins=${1 + Math.floor(rnd() * 40)}${rnd() < 0.5 ? "" : `&country=${pick(countries)}`}`,
+      ),
+      modes: both,
+    },
+    {
+      name: "history",
+      label: "v2 /universities/{id}/history",
+      paths: varied(() => `/api/v2/universities/${pick(scanned)}/history`),
+      modes: both,
+    },
+    {
+      name: "scan",
+      label: "v2 /scans/{id}",
+      paths: varied(() => `/api/v2/scans/${scanId()}`),
       modes: both,
     },
     {

@@ -18,6 +18,9 @@ const ENDPOINTS = [
   "rankings-csv",
   "leaderboard-csv",
   "rankings-walk",
+  "distribution",
+  "history",
+  "scan",
   "health",
 ];
 
