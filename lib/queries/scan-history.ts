@@ -1,5 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { sql } from "kysely";
+import { prepared } from "../db/prepared.ts";
 import type { DB } from "../schema/database.ts";
 import { COMPOSITE_SCORES } from "../scores/catalogue.ts";
 import { findUniversity } from "./get-university.ts";
@@ -29,11 +30,7 @@ export const ScanHistorySchema = Type.Array(
 /** The completed scans of a university, to select from; 404 when the university does not exist. */
 async function completedScansOf(db: DB, universityId: number) {
   await findUniversity(db, universityId);
-  return db
-    .selectFrom("scans")
-    .where("university_id", "=", universityId)
-    .where("status", "=", "completed")
-    .where("completed_at", "is not", null);
+  return completedOf(db, universityId);
 }
 
 function historyEntry(row: Record<string, unknown>): ScanHistoryEntry {
@@ -52,20 +49,35 @@ function historyEntry(row: Record<string, unknown>): ScanHistoryEntry {
 export async function scanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
   const page = input.page ?? 1;
   const limit = input.limit ?? 100;
-  const completed = await completedScansOf(db, universityId);
-  const [rows, total] = await Promise.all([
-    completed
-      .select(["id", "completed_at", ...HISTORY_SCORES])
-      .orderBy("completed_at")
-      .orderBy("id")
-      .limit(limit)
-      .offset((page - 1) * limit)
-      .execute(),
-    completed.select(countAll.as("n")).executeTakeFirstOrThrow(),
+  await findUniversity(db, universityId);
+  const [rows, [total]] = await Promise.all([
+    historyPage(db, [universityId, limit, (page - 1) * limit]),
+    historyCount(db, [universityId]),
   ]);
   const data = rows.map(historyEntry);
-  return { data, meta: { page, limit, total: toNumber(total.n) } };
+  return { data, meta: { page, limit, total: toNumber(total?.n ?? 0) } };
 }
+
+/** The completed scans of a university (with a completion time), to select from. */
+const completedOf = (db: DB, universityId: number) =>
+  db
+    .selectFrom("scans")
+    .where("university_id", "=", universityId)
+    .where("status", "=", "completed")
+    .where("completed_at", "is not", null);
+
+// A page of history and its count, read on every request: built and compiled once per database.
+const historyPage = prepared((db, arg: (i: number) => number) =>
+  completedOf(db, arg(0))
+    .select(["id", "completed_at", ...HISTORY_SCORES])
+    .orderBy("completed_at")
+    .orderBy("id")
+    .limit(arg(1))
+    .offset(arg(2)),
+);
+const historyCount = prepared((db, arg: (i: number) => number) =>
+  completedOf(db, arg(0)).select(countAll.as("n")),
+);
 
 /**
  * A university's completed scans walked by cursor, oldest first: keyset on `(completed_at, id)` (a completed scan
