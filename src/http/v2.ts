@@ -179,7 +179,10 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       query: Type.Object({}),
       response: MethodologySchema,
       // The rubrics' tables do not change while the server runs: serialised once (docs/performance.md).
-      handle: () => ({ data: (methodologyText ??= new JsonText(JSON.stringify(methodology()))) }),
+      handle: () => {
+        methodologyText ??= new JsonText(JSON.stringify(methodology()));
+        return { data: methodologyText };
+      },
     }),
     route({
       path: "/api/v2/leaderboard/:category",
@@ -252,9 +255,10 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       description: "Derived from the same route list and parameter schemas as `/openapi.json`.",
       response: ApiSchemaSchema,
       // The route list is complete once the app is built: described once.
-      handle: () => ({
-        data: (schemaText ??= new JsonText(JSON.stringify(describeV2(routes, ctx.access ?? null)))),
-      }),
+      handle: () => {
+        schemaText ??= new JsonText(JSON.stringify(describeV2(routes, ctx.access ?? null)));
+        return { data: schemaText };
+      },
     }),
   );
   return routes;
