@@ -79,7 +79,7 @@ const byClient = (a: ConsumeInput, b: ConsumeInput): number =>
  * locked by its upsert, the hits in the window counted, the request's hit recorded when it is admitted.
  */
 async function decideLockingRow(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
-  const { client, now, windowMs } = windowOf(input);
+  const { client, now, windowMs } = inMs(input);
   await touchClient(base, [client, now], 0, on);
   const [row] = await countHits(base, [client, now - windowMs], 0, on);
   const used = Number(row?.n ?? 0);
@@ -95,7 +95,7 @@ async function decideLockingRow(base: DB, on: DB, input: ConsumeInput): Promise<
  * row lock's, which SQLite has no use for).
  */
 async function decideHitFirst(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
-  const { client, now, windowMs } = windowOf(input);
+  const { client, now, windowMs } = inMs(input);
   await recordHit(base, [client, now], 0, on);
   let [row] = await countHits(base, [client, now - windowMs], 0, on);
   const allowed = Number(row?.n ?? 0) <= input.limit;
@@ -108,7 +108,7 @@ async function decideHitFirst(base: DB, on: DB, input: ConsumeInput): Promise<Ra
 }
 
 /** The decision's client, time and window in ms. */
-const windowOf = (input: ConsumeInput) => ({
+const inMs = (input: ConsumeInput) => ({
   client: input.client,
   now: input.now.getTime(),
   windowMs: (input.windowSeconds ?? RATE_WINDOW_SECONDS) * 1000,
@@ -119,7 +119,7 @@ const oldestOf = (row: { oldest: number | string | null } | undefined): number |
 
 /** A decision, given how many hits of the window came before the request and the oldest hit counted. */
 function decision(input: ConsumeInput, allowed: boolean, used: number, oldest: number): RateLimitDecision {
-  const { now, windowMs } = windowOf(input);
+  const { now, windowMs } = inMs(input);
   const resetAt = oldest + windowMs;
   return {
     allowed,
