@@ -73,8 +73,8 @@ export function binOf(value: number, bounds: readonly number[]): number {
  * one score, with the mean and median. Scores are those a ranking or leaderboard can sort by; the universities
  * are those that ranking would hold (one profile for overall and the composites, docs/scores.md). Taken from that
  * ranking as it is kept in memory (`rankingOf`: the measured scores, sorted): a bin's count from two binary
- * searches, the median from the middle, the mean from a sum kept with the ranking; the unmeasured from a count of
- * the latest scans kept per data generation. Before, every request read and sorted the scores of every latest scan
+ * searches, the median from the middle, the mean from a sum kept with the ranking; the unmeasured from the
+ * profile census (every country) or a count of the country's latest scans kept per data generation. Before, every request read and sorted the scores of every latest scan
  * (docs/performance.md).
  */
 export async function scoreDistribution(db: DB, input: ScoreDistributionInput = {}) {
@@ -84,7 +84,13 @@ export async function scoreDistribution(db: DB, input: ScoreDistributionInput = 
   const country = input.country ? input.country.toUpperCase() : null;
   const choice = await chooseProfile(db, score, input.profile);
   const ranking = await rankingOf(db, score, country ?? undefined, choice.profile);
-  const scanned = await latestScanCount(db, `${country ?? ""}\u0000${choice.profile ?? ""}`);
+  // The latest scans of every country are the profile census the choice carries; a country's are counted.
+  const scanned =
+    country === null
+      ? choice.profile === null
+        ? Object.values(choice.profiles).reduce((a, b) => a + b, 0)
+        : (choice.profiles[choice.profile] ?? 0)
+      : await latestScanCount(db, `${country}\u0000${choice.profile ?? ""}`);
   const bounds = binBounds(bins);
   const n = ranking.ids.length;
   // Scores at or above `bound`: the ranking's first positions (its scores descend).
@@ -132,21 +138,17 @@ function ascendingSum(ranking: Ranking): number {
 }
 
 /**
- * The latest completed scans of a country and profile (`country\u0000profile`, either empty for all), measured or
- * not, counted once per data generation (by the country's index where there is one; a few ms at 100,000).
+ * The latest completed scans of a country and profile (`country\u0000profile`, the profile empty for all), measured
+ * or not, counted once per data generation by the country's index (a few ms at 100,000).
  */
 const latestScanCount = generationMemo(async (db: DB, key: string): Promise<number> => {
   const [country, profile] = key.split("\u0000") as [string, string];
-  const from =
-    country !== "" && capabilitiesOf(db).indexHints
-      ? sql`latest_scans indexed by latest_scans_country`
-      : sql`latest_scans`;
-  const conditions = [
-    ...(country !== "" ? [sql`country = ${country}`] : []),
-    ...(profile !== "" ? [sql`profile = ${profile}`] : []),
-  ];
-  const where = conditions.length > 0 ? sql` where ${sql.join(conditions, sql` and `)}` : sql``;
-  const row = await sql<{ n: number | string }>`select count(*) as n from ${from}${where}`.execute(db);
+  const from = capabilitiesOf(db).indexHints
+    ? sql`latest_scans indexed by latest_scans_country`
+    : sql`latest_scans`;
+  const ofProfile = profile !== "" ? sql` and profile = ${profile}` : sql``;
+  const row = await sql<{ n: number | string }>`select count(*) as n from ${from}
+    where country = ${country}${ofProfile}`.execute(db);
   return toNumber(row.rows[0]?.n ?? 0);
 });
 
