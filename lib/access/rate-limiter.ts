@@ -79,13 +79,14 @@ const byClient = (a: ConsumeInput, b: ConsumeInput): number =>
  * locked by its upsert, the hits in the window counted, the request's hit recorded when it is admitted.
  */
 async function decideLockingRow(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
-  const { client, now, windowMs } = inMs(input);
+  const times = inMs(input);
+  const { client, now, windowMs } = times;
   await touchClient(base, [client, now], 0, on);
   const [row] = await countHits(base, [client, now - windowMs], 0, on);
   const used = Number(row?.n ?? 0);
   const allowed = used < input.limit;
   if (allowed) await recordHit(base, [client, now], 0, on);
-  return decision(input, allowed, used, oldestOf(row) ?? now);
+  return decision(input.limit, times, allowed, used, oldestOf(row) ?? now);
 }
 
 /**
@@ -95,7 +96,8 @@ async function decideLockingRow(base: DB, on: DB, input: ConsumeInput): Promise<
  * row lock's, which SQLite has no use for).
  */
 async function decideHitFirst(base: DB, on: DB, input: ConsumeInput): Promise<RateLimitDecision> {
-  const { client, now, windowMs } = inMs(input);
+  const times = inMs(input);
+  const { client, now, windowMs } = times;
   await recordHit(base, [client, now], 0, on);
   let [row] = await countHits(base, [client, now - windowMs], 0, on);
   const allowed = Number(row?.n ?? 0) <= input.limit;
@@ -104,7 +106,7 @@ async function decideHitFirst(base: DB, on: DB, input: ConsumeInput): Promise<Ra
     [row] = await countHits(base, [client, now - windowMs], 0, on);
   }
   const used = Number(row?.n ?? 0) - (allowed ? 1 : 0);
-  return decision(input, allowed, used, oldestOf(row) ?? now);
+  return decision(input.limit, times, allowed, used, oldestOf(row) ?? now);
 }
 
 /** The decision's client, time and window in ms. */
@@ -118,13 +120,18 @@ const oldestOf = (row: { oldest: number | string | null } | undefined): number |
   row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
 
 /** A decision, given how many hits of the window came before the request and the oldest hit counted. */
-function decision(input: ConsumeInput, allowed: boolean, used: number, oldest: number): RateLimitDecision {
-  const { now, windowMs } = inMs(input);
+function decision(
+  limit: number,
+  { now, windowMs }: { now: number; windowMs: number },
+  allowed: boolean,
+  used: number,
+  oldest: number,
+): RateLimitDecision {
   const resetAt = oldest + windowMs;
   return {
     allowed,
-    limit: input.limit,
-    remaining: Math.max(0, input.limit - used - (allowed ? 1 : 0)),
+    limit,
+    remaining: Math.max(0, limit - used - (allowed ? 1 : 0)),
     resetAt,
     retryAfter: Math.max(allowed ? 0 : 1, Math.ceil((resetAt - now) / 1000)),
   };
