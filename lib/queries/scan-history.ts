@@ -27,12 +27,6 @@ export const ScanHistorySchema = Type.Array(
   }),
 );
 
-/** The completed scans of a university, to select from; 404 when the university does not exist. */
-async function completedScansOf(db: DB, universityId: number) {
-  await findUniversity(db, universityId);
-  return completedOf(db, universityId);
-}
-
 function historyEntry(row: Record<string, unknown>): ScanHistoryEntry {
   const entry = { id: Number(row.id), completed_at: String(row.completed_at) } as ScanHistoryEntry;
   for (const name of HISTORY_SCORES) {
@@ -45,17 +39,22 @@ function historyEntry(row: Record<string, unknown>): ScanHistoryEntry {
 /**
  * A university's completed scans, oldest first (ties by scan id), with the overall and composite scores:
  * the series a history chart draws. Paged; 404 when the university does not exist.
+ *
+ * Most pages are read in one statement: a page shorter than its limit and not empty is the last, so the total is
+ * its offset plus its rows, and its rows show the university exists (a scan's university is a foreign key). An
+ * empty page asks whether the university exists; a full one, or an empty one past the first, counts.
  */
 export async function scanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
   const page = input.page ?? 1;
   const limit = input.limit ?? 100;
-  await findUniversity(db, universityId);
-  const [rows, [total]] = await Promise.all([
-    historyPage(db, [universityId, limit, (page - 1) * limit]),
-    historyCount(db, [universityId]),
-  ]);
-  const data = rows.map(historyEntry);
-  return { data, meta: { page, limit, total: toNumber(total?.n ?? 0) } };
+  const offset = (page - 1) * limit;
+  const rows = await historyPage(db, [universityId, limit, offset]);
+  if (rows.length === 0) await findUniversity(db, universityId);
+  const total =
+    rows.length < limit && (rows.length > 0 || offset === 0)
+      ? offset + rows.length
+      : toNumber((await historyCount(db, [universityId]))[0]?.n ?? 0);
+  return { data: rows.map(historyEntry), meta: { page, limit, total } };
 }
 
 /** The completed scans of a university (with a completion time), to select from. */
@@ -90,23 +89,26 @@ export async function walkScanHistory(
   from: WalkStep | null,
   limit: number,
 ): Promise<WalkPage<ScanHistoryEntry>> {
-  const completed = await completedScansOf(db, universityId);
+  const completed = completedOf(db, universityId);
   let rows = completed.select(["id", "completed_at", ...HISTORY_SCORES]);
   if (from) {
     const [at, id] = from.after as [string, number];
     rows = rows.where(sql<boolean>`(completed_at > ${at} or (completed_at = ${at} and id > ${id}))`);
   }
-  const [found, total] = await Promise.all([
-    rows
-      .orderBy("completed_at")
-      .orderBy("id")
-      .limit(limit + 1)
-      .execute(),
-    completed.select(countAll.as("n")).executeTakeFirstOrThrow(),
-  ]);
+  const found = await rows
+    .orderBy("completed_at")
+    .orderBy("id")
+    .limit(limit + 1)
+    .execute();
+  // As `scanHistory`: rows show the university exists, and a first step that holds them all is the total.
+  if (found.length === 0) await findUniversity(db, universityId);
+  const total =
+    from === null && found.length <= limit
+      ? found.length
+      : toNumber((await completed.select(countAll.as("n")).executeTakeFirstOrThrow()).n);
   const data = found.slice(0, limit).map(historyEntry);
   const last = data[data.length - 1];
   const next =
     found.length > limit && last ? { snapshot: null, offset: 0, after: [last.completed_at, last.id] } : null;
-  return { data, total: toNumber(total.n), next };
+  return { data, total, next };
 }

@@ -8,6 +8,7 @@ import {
   scanHistory,
   scoreDistribution,
   UnirankError,
+  walkScanHistory,
   writeRecords,
 } from "../../lib/index.ts";
 import { binBounds, binOf } from "../../lib/queries/score-distribution.ts";
@@ -72,10 +73,46 @@ describeEachDatabase("explorer queries", (get) => {
     expect(ten).toEqual({ data: [], meta: { page: 1, limit: 100, total: 0 } });
   });
 
-  test("history: an unknown university is NOT_FOUND", async () => {
-    const e = await scanHistory(db(), 999_999).catch((x) => x);
-    expect(e).toBeInstanceOf(UnirankError);
+  test("history: every page of every limit has the whole total, full, short or past the end", async () => {
+    for (const name of ["nine.at.example", "one.fr.example", "ten.se.example"]) {
+      const id = ids.university(name);
+      const all = (await scanHistory(db(), id)).data;
+      for (let limit = 1; limit <= all.length + 1; limit++) {
+        for (let page = 1; page <= all.length + 2; page++) {
+          const h = await scanHistory(db(), id, { page, limit });
+          expect(h.meta).toEqual({ page, limit, total: all.length });
+          expect(h.data).toEqual(all.slice((page - 1) * limit, page * limit));
+        }
+      }
+    }
+  });
+
+  test("history walked: every step's total is the whole, whether the first step holds them all or not", async () => {
+    for (const name of ["nine.at.example", "one.fr.example", "ten.se.example"]) {
+      const id = ids.university(name);
+      const all = (await scanHistory(db(), id)).data;
+      for (let limit = 1; limit <= all.length + 1; limit++) {
+        const seen: number[] = [];
+        let from: Parameters<typeof walkScanHistory>[2] = null;
+        do {
+          const step = await walkScanHistory(db(), id, from, limit);
+          expect(step.total).toBe(all.length);
+          seen.push(...step.data.map((e) => e.id));
+          from = step.next;
+        } while (from);
+        expect(seen).toEqual(all.map((e) => e.id));
+      }
+    }
+    const e = await walkScanHistory(db(), 999_999, null, 2).catch((x) => x);
     expect((e as UnirankError).code).toBe("NOT_FOUND");
+  });
+
+  test("history: an unknown university is NOT_FOUND", async () => {
+    for (const page of [1, 2]) {
+      const e = await scanHistory(db(), 999_999, { page }).catch((x) => x);
+      expect(e).toBeInstanceOf(UnirankError);
+      expect((e as UnirankError).code).toBe("NOT_FOUND");
+    }
   });
 
   test("distribution of the overall score: bins, mean and median", async () => {
