@@ -8,6 +8,7 @@ import {
   UnirankError,
 } from "../../lib/index.ts";
 import type { AccessGate } from "./access.ts";
+import { type AnswerBody, bodyText, prefixed } from "./answer-body.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { ConnInfo } from "./conn-info.ts";
 import type { AppContext } from "./context.ts";
@@ -20,7 +21,7 @@ import { explorerRoutes } from "./explorer.ts";
 import { healthRoute } from "./health.ts";
 import { listRequest, querySchemaOf, withKeyedHint } from "./list-request.ts";
 import type { RequestObserver } from "./observer.ts";
-import { errorResponse, serialise, v2Envelope } from "./present.ts";
+import { errorResponse, serialise, v2Head } from "./present.ts";
 import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
 import { type ApiVersion, type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
@@ -170,7 +171,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
   ): Promise<Response> => {
     let presentAs: string = route.raw ? "none" : route.version;
     const cacheable = cache !== null && (route.cache ?? "public") === "public" && !route.uncached;
-    const render = (p: Payload): string => {
+    const render = (p: Payload): AnswerBody => {
       if (presentAs === "csv") return csvTable(route.response ?? Type.Array(Type.Unknown()), p.data);
       return route.contentType ? String(p.data) : serialise(presentAs as ApiVersion, p);
     };
@@ -180,7 +181,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
       if (route.list && listRequest(rc.request, inputs.query, inputs.rawQuery).csv) presentAs = "csv";
       const input: HandlerInput = { ...inputs, request: rc.request, prefix, now: () => rc.now() };
       let payload: Payload;
-      let body: string;
+      let body: AnswerBody;
       let etag: string | undefined;
       if (cacheable) {
         // Read the generation before the data, so an entry is never newer-labelled than its data.
@@ -192,7 +193,7 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
         payload = resolved.payload;
         let rendered = resolved.entry?.rendered.get(presentAs);
         if (rendered === undefined) {
-          const text = render(payload);
+          const text = bodyText(render(payload));
           rendered = { body: text, etag: etagOf(text) };
           resolved.entry?.rendered.set(presentAs, rendered);
         }
@@ -208,9 +209,9 @@ export function createApp(ctx: AppContext, options: CreateAppOptions = {}): Unir
       // the envelope's ASCII head (as many bytes as characters).
       let etagFrom: number | undefined;
       if (presentAs === "v2") {
-        const tail = body.length;
-        body = v2Envelope(body, ctx.clock());
-        etagFrom = body.length - tail;
+        const head = v2Head(ctx.clock());
+        body = prefixed(head, body);
+        etagFrom = head.length;
       }
       const csv = presentAs === "csv";
       return jsonResponse(rc.request, body, {

@@ -5,32 +5,36 @@ import {
   redactKeyMaterial,
   StorageUnavailableError,
 } from "../../lib/index.ts";
+import type { AnswerBody } from "./answer-body.ts";
 import type { AppContext } from "./context.ts";
 import { type ApiErrorCode, HTTP_STATUS, HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
 import { jsonResponse } from "./respond.ts";
 import type { ApiVersion, Payload } from "./route.ts";
-import { jsonOf } from "./spliced-json/json-text.ts";
+import { JsonRows, jsonOf } from "./spliced-json/json-text.ts";
 
 /**
  * Serialises a successful payload in the shape of its version: v1 `{success, data, meta?}`, raw routes their
  * data as is, and v2 the part of its envelope that follows the timestamp (`"data":…,"meta":…}`), which is the
- * same for every request of one payload; `v2Envelope` puts the timestamp in front.
+ * same for every request of one payload; `v2Head` goes in front of it.
  */
-export function serialise(version: ApiVersion, payload: Payload): string {
+export function serialise(version: ApiVersion, payload: Payload): AnswerBody {
   const meta = payload.meta === undefined ? "" : `,"meta":${JSON.stringify(payload.meta)}`;
-  const data = jsonOf(payload.data);
-  if (version === "v2") return `"data":${data}${meta}}`;
-  if (version === "v1") return `{"success":true,"data":${data}${meta}}`;
-  return data;
+  // Rows already serialised stay a piece of their own (`AnswerBody`).
+  const rows = payload.data instanceof JsonRows ? payload.data : null;
+  const data = rows ?? jsonOf(payload.data);
+  if (version === "v2") return rows ? ['"data":', rows, `${meta}}`] : `"data":${data}${meta}}`;
+  if (version === "v1")
+    return rows ? ['{"success":true,"data":', rows, `${meta}}`] : `{"success":true,"data":${data}${meta}}`;
+  return rows ? [rows] : (data as string);
 }
 
 /**
- * The whole v2 body: `{api_version, success, timestamp, data, meta?}` around a `serialise("v2", …)` tail. Its head is
- * ASCII, so the tail starts as many bytes in as characters (the ETag hashes the tail's bytes, app.ts).
+ * The head of the whole v2 body, `{api_version, success, timestamp,`, put in front of a `serialise("v2", …)` tail.
+ * It is ASCII, so the tail starts as many bytes in as its characters (the ETag hashes the tail's bytes, app.ts).
  */
-export function v2Envelope(tail: string, now: Date): string {
-  return `{"api_version":"2.0","success":true,"timestamp":"${isoTimestamp(now)}",${tail}`;
+export function v2Head(now: Date): string {
+  return `{"api_version":"2.0","success":true,"timestamp":"${isoTimestamp(now)}",`;
 }
 
 export interface ErrorBody {

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import type { AnswerBody } from "./answer-body.ts";
 import { scratchUtf8 } from "./scratch-utf8.ts";
 
 /** Turns a JSON body into a Response with ETag/304, Cache-Control and compression. */
@@ -138,7 +139,7 @@ function answered(
   return response;
 }
 
-export function jsonResponse(request: Request, body: string, options: JsonResponseOptions): Response {
+export function jsonResponse(request: Request, body: AnswerBody, options: JsonResponseOptions): Response {
   const template = headerTemplate(
     options.constant ?? NONE,
     options.contentType ?? "application/json; charset=utf-8",
@@ -146,9 +147,9 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     options.vary ?? "Accept-Encoding",
   );
   const headers: Record<string, string> = options.headers ?? {};
-  // The body goes to the server as text, which it writes out as UTF-8 itself; the UTF-8 read here (hash, length,
-  // compression) is made in a reused buffer (`scratchUtf8`), so an answer allocates no array of its size, and only
-  // where it is read: a cached answer without compression or HEAD has its tag already.
+  // The UTF-8 (hash, length, compression, the body sent) is made in a reused buffer (`scratchUtf8`), so an answer
+  // allocates no array of its size, and only where it is read: a cached answer's text, its tag known, without
+  // compression or HEAD, goes to the server as text, which writes it out as UTF-8 itself.
   let bytes: Uint8Array | undefined;
   const utf8 = () => {
     bytes ??= scratchUtf8(body);
@@ -162,7 +163,8 @@ export function jsonResponse(request: Request, body: string, options: JsonRespon
     headers.ETag = etag;
     if (notModified(request, etag)) return answered(null, 304, template, headers);
   }
-  let payload: string | Uint8Array = body;
+  // The view of the reused buffer is copied by the `Response`.
+  let payload: string | Uint8Array = typeof body === "string" && bytes === undefined ? body : utf8();
   if (encoding === "br") {
     payload = brotliCompressSync(utf8(), { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
   } else if (encoding === "gzip") {

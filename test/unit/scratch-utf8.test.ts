@@ -1,5 +1,7 @@
 import { describe, expect, test } from "bun:test";
+import { type AnswerBody, bodyLength, bodyText, prefixed } from "../../src/http/answer-body.ts";
 import { scratchUtf8 } from "../../src/http/scratch-utf8.ts";
+import { JsonRows } from "../../src/http/spliced-json/json-text.ts";
 
 const encoder = new TextEncoder();
 
@@ -44,5 +46,31 @@ describe("scratchUtf8", () => {
     expect(bytes.byteOffset).toBe(0);
     expect(bytes.buffer.byteLength).toBe(4_000_000);
     expect(scratchUtf8("after")).toEqual(encoder.encode("after"));
+  });
+
+  test("a body in pieces: the bytes of its text joined, rows written as a JSON array", () => {
+    const rows = ['{"name":"Université de Genève"}', '{"name":"東京大学"}', '{"name":"🎓 \ud800"}'];
+    const bodies: AnswerBody[] = [
+      [],
+      [new JsonRows([])],
+      [new JsonRows(rows)],
+      ['{"success":true,"data":', new JsonRows(rows), ',"meta":{"page":1}}'],
+      prefixed('{"head":"ascii",', ['"data":', new JsonRows(["1"]), "}"]),
+      ["é".repeat(30_000), new JsonRows(Array.from({ length: 2_000 }, (_, i) => `"東${i}"`))],
+    ];
+    for (const body of bodies) {
+      const text = bodyText(body);
+      expect(scratchUtf8(body)).toEqual(encoder.encode(text));
+      expect(bodyLength(body)).toBe(text.length);
+    }
+    expect(bodyText([new JsonRows(rows)])).toBe(`[${rows.join(",")}]`);
+    expect(JSON.parse(bodyText(bodies[3] as AnswerBody)).data).toEqual(rows.map((r) => JSON.parse(r)));
+  });
+
+  test("pieces larger than what is kept get an array of their own", () => {
+    const rows = Array.from({ length: 3 }, () => `"${"ü".repeat(1_000_000)}"`);
+    const bytes = scratchUtf8(["[0,", new JsonRows(rows), "]"]);
+    expect(bytes.byteOffset).toBe(0);
+    expect(bytes).toEqual(encoder.encode(`[0,[${rows.join(",")}]]`));
   });
 });

@@ -1,24 +1,27 @@
 /**
- * A value already serialised as JSON. The spliced rankings and leaderboards return one, and the presenters put
- * `text` into the answer instead of serialising a value again.
+ * A value already serialised as JSON. The spliced answers return one, and the presenters put `text` into the
+ * answer instead of serialising a value again.
  */
 export class JsonText {
   constructor(readonly text: string) {}
 }
 
-/** A JSON array of rows already serialised: `text` is the array, and each row's text is kept too. */
-export class JsonRows extends JsonText {
-  constructor(
-    text: string,
-    readonly rows: readonly string[],
-  ) {
-    super(text);
+/**
+ * A JSON array of rows already serialised, kept as its rows: an answer writes them out one after another
+ * (`AnswerBody`), and `text`, the array as one string, is joined only where it is read.
+ */
+export class JsonRows {
+  #text: string | undefined;
+  constructor(readonly rows: readonly string[]) {}
+  get text(): string {
+    this.#text ??= `[${this.rows.join(",")}]`;
+    return this.#text;
   }
 }
 
-/** The JSON text of a value: `text` of a JsonText, else `JSON.stringify`. */
+/** The JSON text of a value: `text` of a JsonText or JsonRows, else `JSON.stringify`. */
 export function jsonOf(value: unknown): string {
-  return value instanceof JsonText ? value.text : JSON.stringify(value ?? null);
+  return value instanceof JsonText || value instanceof JsonRows ? value.text : JSON.stringify(value ?? null);
 }
 
 /** `text` made one flat string now (reading a character does it), not a chain of pieces every answer walks again. */

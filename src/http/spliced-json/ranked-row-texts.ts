@@ -250,7 +250,7 @@ export async function rankedRowsJson(
   rows: readonly RankedRow[],
   row: RankedRowText,
 ): Promise<JsonRows> {
-  if (rows.length === 0) return new JsonRows("[]", []);
+  if (rows.length === 0) return new JsonRows([]);
   // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
   const details = await rankedRowsOf(db);
   const universities = await universityTextsOf(db);
@@ -259,8 +259,6 @@ export async function rankedRowsJson(
   const kept = keptRowsOf(pair, row);
   const ranks = details.ids.length + 1;
   const texts: string[] = [];
-  // Appended as it goes (a rope the answer's one UTF-8 encoding flattens), not joined at the end (a copy more).
-  let text = "[";
   for (const r of rows) {
     const slot = slotOf(details, r.university_id);
     const listSlot = slot < 0 ? -1 : (listSlots[slot] as number);
@@ -272,8 +270,7 @@ export async function rankedRowsJson(
       if (kept.size >= ROWS_KEPT) kept.clear();
       kept.set(key, one);
     }
-    text += texts.length > 0 ? `,${one.text}` : one.text;
     texts.push(one.text);
   }
-  return new JsonRows(`${text}]`, texts);
+  return new JsonRows(texts);
 }

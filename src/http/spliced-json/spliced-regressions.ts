@@ -49,5 +49,5 @@ export async function splicedRegressions(db: DB, params: RegressionsParams, cloc
 /** Regression rows as JSON texts. */
 export function regressionRowsJson(data: readonly Regression[]): JsonRows {
   const rows = data.map(rowText);
-  return new JsonRows(`[${rows.join(",")}]`, rows);
+  return new JsonRows(rows);
 }

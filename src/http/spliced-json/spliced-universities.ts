@@ -39,5 +39,5 @@ export async function universityRowsJson(
     });
   }
   const kept = rows.filter((r): r is string => r !== null);
-  return new JsonRows(`[${kept.join(",")}]`, kept);
+  return new JsonRows(kept);
 }
