@@ -8,7 +8,6 @@ import {
   UnirankError,
 } from "../../lib/index.ts";
 import type { AccessGate } from "./access.ts";
-import { type AnswerBody, bodyText, prefixed } from "./answer-body.ts";
 import { cacheKey, ResponseCache } from "./cache.ts";
 import type { ConnInfo } from "./conn-info.ts";
 import type { AppContext } from "./context.ts";
@@ -26,6 +25,7 @@ import { RequestContext } from "./request-context.ts";
 import { etagOf, jsonResponse } from "./respond.ts";
 import { type ApiVersion, type HandlerInput, type Payload, type RouteSpec, versionOf } from "./route.ts";
 import { canonicalPath, createRouter } from "./router.ts";
+import { type AnswerBody, bodyText, prefixed } from "./spliced-json/answer-body.ts";
 import { v1Routes } from "./v1.ts";
 import { v2Routes } from "./v2.ts";
 

@@ -5,13 +5,13 @@ import {
   redactKeyMaterial,
   StorageUnavailableError,
 } from "../../lib/index.ts";
-import type { AnswerBody } from "./answer-body.ts";
 import type { AppContext } from "./context.ts";
 import { type ApiErrorCode, HTTP_STATUS, HttpError } from "./error-status.ts";
 import type { RequestContext } from "./request-context.ts";
 import { jsonResponse } from "./respond.ts";
 import type { ApiVersion, Payload } from "./route.ts";
-import { JsonRows, jsonOf } from "./spliced-json/json-text.ts";
+import type { AnswerBody } from "./spliced-json/answer-body.ts";
+import { JsonWriter, jsonOf } from "./spliced-json/json-text.ts";
 
 /**
  * Serialises a successful payload in the shape of its version: v1 `{success, data, meta?}`, raw routes their
@@ -20,8 +20,8 @@ import { JsonRows, jsonOf } from "./spliced-json/json-text.ts";
  */
 export function serialise(version: ApiVersion, payload: Payload): AnswerBody {
   const meta = payload.meta === undefined ? "" : `,"meta":${JSON.stringify(payload.meta)}`;
-  // Rows already serialised stay a piece of their own (`AnswerBody`).
-  const rows = payload.data instanceof JsonRows ? payload.data : null;
+  // A value that writes itself stays a piece of its own (`AnswerBody`).
+  const rows = payload.data instanceof JsonWriter ? payload.data : null;
   const data = rows ?? jsonOf(payload.data);
   if (version === "v2") return rows ? ['"data":', rows, `${meta}}`] : `"data":${data}${meta}}`;
   if (version === "v1")

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import type { AnswerBody } from "./answer-body.ts";
 import { scratchUtf8 } from "./scratch-utf8.ts";
+import type { AnswerBody } from "./spliced-json/answer-body.ts";
 
 /** Turns a JSON body into a Response with ETag/304, Cache-Control and compression. */
 

@@ -38,6 +38,22 @@ describe("TenthsMembers", () => {
     expect(members.text(codes, stride)).toBe(expected(SCORE_NAMES, codes, stride));
   });
 
+  test("written into another buffer at an offset: the same bytes, within `room`, nothing else touched", () => {
+    const stride = SCORE_NAMES.length;
+    const members = new TenthsMembers(SCORE_NAMES);
+    const codes = new Uint16Array(3 * stride).fill(1000);
+    codes[stride + 4] = NULL_CODE;
+    codes[2 * stride] = 999;
+    for (let slot = 0; slot < 3; slot++) {
+      const out = new Uint8Array(members.room + 20).fill(0x21);
+      const end = members.write(codes, slot * stride, out, 7);
+      const text = expected(SCORE_NAMES, codes, slot * stride);
+      expect(new TextDecoder().decode(out.subarray(7, end))).toBe(text);
+      expect(end - 7).toBeLessThanOrEqual(members.room);
+      expect([...out.subarray(0, 7), ...out.subarray(end)].every((b) => b === 0x21)).toBe(true);
+    }
+  });
+
   test("names beyond ASCII are refused", () => {
     expect(() => new TenthsMembers(["é"])).toThrow("ASCII");
   });

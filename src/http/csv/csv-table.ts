@@ -1,6 +1,6 @@
 import type { TArray, TObject, TSchema } from "@sinclair/typebox";
 import { csvRows } from "../../csv/rfc4180.ts";
-import { flat, JsonRows, JsonText } from "../spliced-json/json-text.ts";
+import { flat, JsonRows, JsonText, JsonWriter } from "../spliced-json/json-text.ts";
 
 /** One CSV column of a list's rows: its name and where its value sits in a row. */
 export interface CsvColumn {
@@ -98,7 +98,7 @@ export function csvTable(response: TSchema, data: unknown): string {
     }
     return out;
   }
-  const rows = data instanceof JsonText ? JSON.parse(data.text) : data;
+  const rows = data instanceof JsonText || data instanceof JsonWriter ? JSON.parse(data.text) : data;
   const records: unknown[][] = [columns.map((c) => c.name)];
   for (const row of (rows ?? []) as unknown[]) records.push(columns.map((c) => valueAt(row, c.path)));
   return csvRows(records);

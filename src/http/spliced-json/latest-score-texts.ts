@@ -159,6 +159,17 @@ export function scoreMembers(table: LatestScoreTexts, slot: number): string | nu
   return SCORE_MEMBERS.text(table.tenths, slot * STRIDE);
 }
 
+/** The most bytes `writeScoreMembers` writes. */
+export const SCORE_MEMBERS_ROOM = SCORE_MEMBERS.room;
+
+/** `scoreMembers` of a slot whose codes say its scores exactly, written as bytes at `at` of `out`; where they end. */
+export const writeScoreMembers = (
+  table: LatestScoreTexts,
+  slot: number,
+  out: Uint8Array,
+  at: number,
+): number => SCORE_MEMBERS.write(table.tenths, slot * STRIDE, out, at);
+
 /**
  * What v2 `/universities/{id}` needs of a slot's latest scan: `latest_scan` as JSON, the overall score and the
  * profile; null when it has none, or the table cannot say it exactly.

@@ -1,7 +1,14 @@
 import { type CompareParams, type DB, isoDate } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
-import { JsonText } from "./json-text.ts";
-import { type LatestScoreTexts, latestScoreTextsOf, scoreMembers } from "./latest-score-texts.ts";
+import { utf8Write } from "./answer-body.ts";
+import { JsonWriter } from "./json-text.ts";
+import {
+  type LatestScoreTexts,
+  latestScoreTextsOf,
+  SCORE_MEMBERS_ROOM,
+  scoreMembers,
+  writeScoreMembers,
+} from "./latest-score-texts.ts";
 import { slotOf, textAt, textHead } from "./text-column.ts";
 import { type UniversityTexts, universityReferenceAt, universityTextsOf } from "./university-texts.ts";
 
@@ -11,34 +18,105 @@ import { type UniversityTexts, universityReferenceAt, universityTextsOf } from "
  * between the reads) or with a score that is not a tenth are read by the core, in one statement, errors included.
  * The bytes equal `JSON.stringify` of the core's answer (test/db/spliced-json.test.ts).
  */
-export async function splicedCompare(db: DB, params: CompareParams): Promise<JsonText> {
+export async function splicedCompare(db: DB, params: CompareParams): Promise<JsonWriter> {
   const ids = parseIds(params.ids);
   // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
   const table = await latestScoreTextsOf(db);
   const universities = await universityTextsOf(db);
-  const texts = ids.map((id) => entryText(table, universities, id));
-  const others = ids.filter((_, i) => texts[i] === null);
+  const entries = ids.map((id) => entryOf(table, universities, id));
+  const others = ids.filter((_, i) => entries[i] === null);
   if (others.length > 0) {
-    const entries = await comparisonEntries(db, others);
+    const read = await comparisonEntries(db, others);
     let k = 0;
-    texts.forEach((text, i) => {
-      if (text === null) texts[i] = JSON.stringify(entries[k++]);
+    entries.forEach((entry, i) => {
+      if (entry === null) entries[i] = JSON.stringify(read[k++]);
     });
   }
-  return new JsonText(`[${texts.join(",")}]`);
+  return new ComparisonJson(table, entries as (string | SplicedEntry)[]);
 }
 
-/** One university's entry, or null when the texts cannot make it. */
-function entryText(table: LatestScoreTexts, universities: UniversityTexts, id: number): string | null {
+/** An entry spliced from the tables: its university reference, its date member and its scores' slot. */
+interface SplicedEntry {
+  university: string;
+  date: string;
+  slot: number;
+}
+
+/** One university's entry (a text, or what to splice it from), or null when the tables cannot make it. */
+function entryOf(
+  table: LatestScoreTexts,
+  universities: UniversityTexts,
+  id: number,
+): string | SplicedEntry | null {
   const scoreSlot = slotOf(table, id);
   const listSlot = slotOf(universities, id);
   if (scoreSlot < 0 || listSlot < 0) return null;
   const university = universityReferenceAt(universities, listSlot);
   if (table.scanId[scoreSlot] === 0) return `{"university":{${university}},"scan_date":null,"scores":null}`;
+  if (table.exact[scoreSlot] !== 1) return null;
   const date = scanDateMember(table, scoreSlot);
-  const scores = scoreMembers(table, scoreSlot);
-  if (date === null || scores === null) return null;
-  return `{"university":{${university}},${date},"scores":{${scores}}}`;
+  return date === null ? null : { university, date, slot: scoreSlot };
+}
+
+const OPEN = '{"university":{';
+const SCORES = ',"scores":{';
+
+/**
+ * The comparison's JSON array, written straight into the answer's bytes: the university and date as UTF-8, the
+ * scores as digits from their codes (`writeScoreMembers`), with no text made per entry. `text` is the same array
+ * as a string, made where it is read.
+ */
+class ComparisonJson extends JsonWriter {
+  #text: string | undefined;
+  readonly room: number;
+  constructor(
+    private readonly table: LatestScoreTexts,
+    private readonly entries: readonly (string | SplicedEntry)[],
+  ) {
+    super();
+    // Brackets and commas, three bytes at most a character, and the scores' own bound.
+    let room = 1 + Math.max(1, entries.length);
+    for (const e of entries)
+      room +=
+        typeof e === "string"
+          ? e.length * 3
+          : (OPEN.length + e.university.length + 1 + e.date.length + SCORES.length + 2) * 3 +
+            SCORE_MEMBERS_ROOM;
+    this.room = room;
+  }
+  get text(): string {
+    this.#text ??= `[${this.entries
+      .map((e) =>
+        typeof e === "string"
+          ? e
+          : `${OPEN}${e.university}},${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`,
+      )
+      .join(",")}]`;
+    return this.#text;
+  }
+  write(out: Buffer, at: number): number {
+    const entries = this.entries;
+    out[at++] = 0x5b; // [
+    for (let i = 0; i < entries.length; i++) {
+      if (i > 0) out[at++] = 0x2c; // ,
+      const e = entries[i] as string | SplicedEntry;
+      if (typeof e === "string") {
+        at += utf8Write(out, e, at);
+        continue;
+      }
+      at += utf8Write(out, OPEN, at);
+      at += utf8Write(out, e.university, at);
+      out[at++] = 0x7d; // }
+      out[at++] = 0x2c; // ,
+      at += utf8Write(out, e.date, at);
+      at += utf8Write(out, SCORES, at);
+      at = writeScoreMembers(this.table, e.slot, out, at);
+      out[at++] = 0x7d; // }
+      out[at++] = 0x7d; // }
+    }
+    out[at++] = 0x5d; // ]
+    return at;
+  }
 }
 
 /** The quote and first ten characters of a JSON string whose first ten are written as they are. */

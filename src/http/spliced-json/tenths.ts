@@ -9,8 +9,9 @@ let scratch = Buffer.alloc(4096);
 /**
  * `"name":value,…`: the members of a JSON object whose values are codes of tenths, for one list of names. The text
  * is written as bytes in one buffer (the keys copied, a value's digits from its code) and read out as one flat
- * string: fewer memory reads than joining a key and a value text per member (docs/performance.md). The same text
- * as `JSON.stringify` of `k / 10` (test/unit/tenths-members.test.ts).
+ * string: fewer memory reads than joining a key and a value text per member (docs/performance.md); or written
+ * straight into an answer's bytes (`write`). The same text as `JSON.stringify` of `k / 10`
+ * (test/unit/tenths-members.test.ts).
  */
 export class TenthsMembers {
   readonly #keys: Uint8Array;
@@ -33,12 +34,21 @@ export class TenthsMembers {
     if (room > scratch.length) scratch = Buffer.alloc(room);
   }
 
+  /** The most bytes `write` writes: the keys, and four bytes a value. */
+  get room(): number {
+    return this.#keys.length + 4 * this.#ends.length;
+  }
+
   /** The members of the codes `codes[from]` to `codes[from + names.length - 1]`, in the names' order. */
   text(codes: ArrayLike<number>, from: number): string {
-    const out = scratch;
+    return scratch.toString("latin1", 0, this.write(codes, from, scratch, 0));
+  }
+
+  /** `text`'s bytes written at `at` of `out` (which has `room` bytes there); returns where they end. */
+  write(codes: ArrayLike<number>, from: number, out: Uint8Array, at: number): number {
     const keys = this.#keys;
     const ends = this.#ends;
-    let o = 0;
+    let o = at;
     let k = 0;
     for (let i = 0; i < ends.length; i++) {
       const end = ends[i] as number;
@@ -66,6 +76,6 @@ export class TenthsMembers {
         out[o++] = 0x30 + tenth;
       }
     }
-    return out.toString("latin1", 0, o);
+    return o;
   }
 }
