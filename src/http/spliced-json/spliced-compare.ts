@@ -38,6 +38,7 @@ export async function splicedCompare(db: DB, params: CompareParams): Promise<Jso
 /** An entry spliced from the tables: its university reference, its date member and its scores' slot. */
 interface SplicedEntry {
   university: string;
+  /** The date as JSON, quotes included. */
   date: string;
   slot: number;
 }
@@ -54,12 +55,23 @@ function entryOf(
   const university = universityReferenceAt(universities, listSlot);
   if (table.scanId[scoreSlot] === 0) return `{"university":{${university}},"scan_date":null,"scores":null}`;
   if (table.exact[scoreSlot] !== 1) return null;
-  const date = scanDateMember(table, scoreSlot);
+  const date = scanDateOf(table, scoreSlot);
   return date === null ? null : { university, date, slot: scoreSlot };
 }
 
 const OPEN = '{"university":{';
 const SCORES = ',"scores":{';
+const ASCII = new TextEncoder();
+const OPEN_BYTES = ASCII.encode(OPEN);
+/** `},"scan_date":`: what follows the university's reference, up to the date. */
+const AFTER_UNIVERSITY = ASCII.encode('},"scan_date":');
+const SCORES_BYTES = ASCII.encode(SCORES);
+
+/** `bytes` copied to `at` of `out`; returns where they end (short constants: a loop costs less than a call). */
+function put(bytes: Uint8Array, out: Uint8Array, at: number): number {
+  for (let i = 0; i < bytes.length; i++) out[at++] = bytes[i] as number;
+  return at;
+}
 
 /**
  * The comparison's JSON array, written straight into the answer's bytes: the university and date as UTF-8, the
@@ -80,7 +92,11 @@ class ComparisonJson extends JsonWriter {
       room +=
         typeof e === "string"
           ? e.length * 3
-          : (OPEN.length + e.university.length + 1 + e.date.length + SCORES.length + 2) * 3 +
+          : OPEN.length +
+            AFTER_UNIVERSITY.length +
+            SCORES.length +
+            2 +
+            (e.university.length + e.date.length) * 3 +
             SCORE_MEMBERS_ROOM;
     this.room = room;
   }
@@ -89,7 +105,7 @@ class ComparisonJson extends JsonWriter {
       .map((e) =>
         typeof e === "string"
           ? e
-          : `${OPEN}${e.university}},${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`,
+          : `${OPEN}${e.university}},"scan_date":${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`,
       )
       .join(",")}]`;
     return this.#text;
@@ -104,12 +120,11 @@ class ComparisonJson extends JsonWriter {
         at += utf8Write(out, e, at);
         continue;
       }
-      at += utf8Write(out, OPEN, at);
+      at = put(OPEN_BYTES, out, at);
       at += utf8Write(out, e.university, at);
-      out[at++] = 0x7d; // }
-      out[at++] = 0x2c; // ,
+      at = put(AFTER_UNIVERSITY, out, at);
       at += utf8Write(out, e.date, at);
-      at += utf8Write(out, SCORES, at);
+      at = put(SCORES_BYTES, out, at);
       at = writeScoreMembers(this.table, e.slot, out, at);
       out[at++] = 0x7d; // }
       out[at++] = 0x7d; // }
@@ -122,14 +137,42 @@ class ComparisonJson extends JsonWriter {
 /** The quote and first ten characters of a JSON string whose first ten are written as they are. */
 const PLAIN_DATE = /^"[^"\\]{9}[^"\\\ud800-\udbff]$/;
 
+/** Dates as JSON by code, and the code of each, as many as the days the latest scans were made on. */
+const DATES: string[] = [];
+const DATE_CODES = new Map<string, number>();
+/** A slot's date not made yet, and a slot whose `completed_at` is no text. */
+const UNMADE = 0;
+const NO_DATE = -1;
+/** Each table's date code (one more than the index in `DATES`) by slot, filled as slots are compared. */
+const dateCodesOf = new WeakMap<LatestScoreTexts, Int32Array>();
+
 /**
- * `"scan_date":"YYYY-MM-DD"`: the core's `isoDate` of a slot's `completed_at`. The JSON text's first eleven
- * characters are the date as JSON without its closing quote, unless an escape or a cut surrogate pair lies within
- * them; null where `completed_at` is not a text (the core answers).
+ * `"YYYY-MM-DD"`: the core's `isoDate` of a slot's `completed_at`, as JSON, made once per table and slot (a patched
+ * table is a new one). The JSON text's first eleven characters are the date as JSON without its closing quote,
+ * unless an escape or a cut surrogate pair lies within them; null where `completed_at` is not a text (the core
+ * answers).
  */
-function scanDateMember(table: LatestScoreTexts, slot: number): string | null {
-  const head = textHead(table.completedAt, slot, 11);
-  if (PLAIN_DATE.test(head)) return `"scan_date":${head}"`;
-  const completedAt: unknown = JSON.parse(textAt(table.completedAt, slot));
-  return typeof completedAt === "string" ? `"scan_date":${JSON.stringify(isoDate(completedAt))}` : null;
+function scanDateOf(table: LatestScoreTexts, slot: number): string | null {
+  let codes = dateCodesOf.get(table);
+  if (codes === undefined) {
+    codes = new Int32Array(table.ids.length);
+    dateCodesOf.set(table, codes);
+  }
+  let code = codes[slot] as number;
+  if (code === UNMADE) {
+    const head = textHead(table.completedAt, slot, 11);
+    let date: string | null;
+    if (PLAIN_DATE.test(head)) date = `${head}"`;
+    else {
+      const completedAt: unknown = JSON.parse(textAt(table.completedAt, slot));
+      date = typeof completedAt === "string" ? JSON.stringify(isoDate(completedAt)) : null;
+    }
+    if (date === null) code = NO_DATE;
+    else {
+      code = DATE_CODES.get(date) ?? DATES.push(date);
+      DATE_CODES.set(date, code);
+    }
+    codes[slot] = code;
+  }
+  return code === NO_DATE ? null : (DATES[code - 1] as string);
 }
