@@ -147,9 +147,8 @@ export function jsonResponse(request: Request, body: AnswerBody, options: JsonRe
     options.vary ?? "Accept-Encoding",
   );
   const headers: Record<string, string> = options.headers ?? {};
-  // The UTF-8 (hash, length, compression, the body sent) is made in a reused buffer (`scratchUtf8`), so an answer
-  // allocates no array of its size, and only where it is read: a cached answer's text, its tag known, without
-  // compression or HEAD, goes to the server as text, which writes it out as UTF-8 itself.
+  // The UTF-8 read here (hash, length, compression, a body in pieces) is made in a reused buffer (`scratchUtf8`), so
+  // an answer allocates no array of its size, and only where it is read: a cached answer has its tag already.
   let bytes: Uint8Array | undefined;
   const utf8 = () => {
     bytes ??= scratchUtf8(body);
@@ -163,8 +162,9 @@ export function jsonResponse(request: Request, body: AnswerBody, options: JsonRe
     headers.ETag = etag;
     if (notModified(request, etag)) return answered(null, 304, template, headers);
   }
-  // The view of the reused buffer is copied by the `Response`.
-  let payload: string | Uint8Array = typeof body === "string" && bytes === undefined ? body : utf8();
+  // A text goes to the server as it is (it writes it out as UTF-8 itself); a body in pieces as the view of the
+  // reused buffer they were written into, which the `Response` copies (docs/performance.md).
+  let payload: string | Uint8Array = typeof body === "string" ? body : utf8();
   if (encoding === "br") {
     payload = brotliCompressSync(utf8(), { params: { [constants.BROTLI_PARAM_QUALITY]: 4 } });
   } else if (encoding === "gzip") {
