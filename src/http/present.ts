@@ -20,13 +20,17 @@ import { JsonWriter, jsonOf } from "./spliced-json/json-text.ts";
  */
 export function serialise(version: ApiVersion, payload: Payload): AnswerBody {
   const meta = payload.meta === undefined ? "" : `,"meta":${JSON.stringify(payload.meta)}`;
+  const value = payload.data;
   // A value that writes itself stays a piece of its own (`AnswerBody`).
-  const rows = payload.data instanceof JsonWriter ? payload.data : null;
-  const data = rows ?? jsonOf(payload.data);
-  if (version === "v2") return rows ? ['"data":', rows, `${meta}}`] : `"data":${data}${meta}}`;
-  if (version === "v1")
-    return rows ? ['{"success":true,"data":', rows, `${meta}}`] : `{"success":true,"data":${data}${meta}}`;
-  return rows ? [rows] : (data as string);
+  if (value instanceof JsonWriter) {
+    if (version === "v2") return ['"data":', value, `${meta}}`];
+    if (version === "v1") return ['{"success":true,"data":', value, `${meta}}`];
+    return [value];
+  }
+  const data = jsonOf(value);
+  if (version === "v2") return `"data":${data}${meta}}`;
+  if (version === "v1") return `{"success":true,"data":${data}${meta}}`;
+  return data;
 }
 
 /**
