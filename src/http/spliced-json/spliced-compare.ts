@@ -1,6 +1,6 @@
 import { type CompareParams, type DB, isoDate } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
-import { utf8Write } from "./answer-body.ts";
+import { putBytes, utf8Write } from "./answer-body.ts";
 import { JsonWriter } from "./json-text.ts";
 import {
   type LatestScoreTexts,
@@ -67,12 +67,6 @@ const OPEN_BYTES = ASCII.encode(OPEN);
 const AFTER_UNIVERSITY = ASCII.encode('},"scan_date":');
 const SCORES_BYTES = ASCII.encode(SCORES);
 
-/** `bytes` copied to `at` of `out`; returns where they end (short constants: a loop costs less than a call). */
-function put(bytes: Uint8Array, out: Uint8Array, at: number): number {
-  for (let i = 0; i < bytes.length; i++) out[at++] = bytes[i] as number;
-  return at;
-}
-
 /**
  * The comparison's JSON array, written straight into the answer's bytes: the university and date as UTF-8, the
  * scores as digits from their codes (`writeScoreMembers`), with no text made per entry. `text` is the same array
@@ -120,11 +114,11 @@ class ComparisonJson extends JsonWriter {
         at += utf8Write(out, e, at);
         continue;
       }
-      at = put(OPEN_BYTES, out, at);
+      at = putBytes(OPEN_BYTES, out, at);
       at += utf8Write(out, e.university, at);
-      at = put(AFTER_UNIVERSITY, out, at);
+      at = putBytes(AFTER_UNIVERSITY, out, at);
       at += utf8Write(out, e.date, at);
-      at = put(SCORES_BYTES, out, at);
+      at = putBytes(SCORES_BYTES, out, at);
       at = writeScoreMembers(this.table, e.slot, out, at);
       out[at++] = 0x7d; // }
       out[at++] = 0x7d; // }

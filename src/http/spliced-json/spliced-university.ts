@@ -1,7 +1,7 @@
 import { type DB, getUniversity, universityRanking, universityScores } from "../../../lib/index.ts";
 import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
 import { JsonText } from "./json-text.ts";
-import { latestScanOf, latestScoresJson, latestScoreTextsOf } from "./latest-score-texts.ts";
+import { latestScanOf, latestScoresWriter, latestScoreTextsOf } from "./latest-score-texts.ts";
 import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf } from "./text-column.ts";
 import {
@@ -78,6 +78,6 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
 export async function splicedUniversityScores(db: DB, id: number): Promise<unknown> {
   const table = await latestScoreTextsOf(db);
   const slot = slotOf(table, id);
-  const text = slot < 0 ? null : latestScoresJson(table, slot);
-  return text === null ? universityScores(db, id) : new JsonText(text);
+  const json = slot < 0 ? null : latestScoresWriter(table, slot);
+  return json === null ? universityScores(db, id) : json;
 }
