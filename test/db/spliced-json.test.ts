@@ -25,7 +25,8 @@ import {
 } from "../../lib/index.ts";
 import { universityPage } from "../../lib/queries/list-universities.ts";
 import { csvTable } from "../../src/http/csv/csv-table.ts";
-import { JsonText, jsonOf } from "../../src/http/spliced-json/json-text.ts";
+import { scratchUtf8 } from "../../src/http/scratch-utf8.ts";
+import { JsonText, JsonWriter, jsonOf } from "../../src/http/spliced-json/json-text.ts";
 import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
 import { splicedRegressions } from "../../src/http/spliced-json/spliced-regressions.ts";
@@ -212,9 +213,19 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     expect(unscanned).toBe(6);
     const missing = (ids.at(-1) ?? 0) + 1;
     await expect(splicedUniversity(db, missing)).rejects.toThrow(`University ${missing} does not exist`);
+    // A value that writes itself is read as the bytes it writes, which must be its text's too.
+    const written = (value: unknown) => {
+      if (!(value instanceof JsonWriter)) return jsonOf(value);
+      const json = new TextDecoder().decode(scratchUtf8([value]));
+      expect(json).toBe(value.text);
+      return json;
+    };
     const outcome = (answer: Promise<unknown>) =>
       answer.then(
-        (value) => ({ spliced: value instanceof JsonText, json: jsonOf(value) }),
+        (value) => ({
+          spliced: value instanceof JsonText || value instanceof JsonWriter,
+          json: written(value),
+        }),
         (e: Error) => ({ spliced: false, json: e.message }),
       );
     // v2 /universities/{id}: the university with its latest scan and its ranking by its profile.
