@@ -19,37 +19,58 @@ export abstract class JsonWriter implements BodyWriter {
 }
 
 /**
- * A JSON array of rows already serialised, kept as its rows: an answer writes them out one after another, and
- * `text`, the array as one string, is joined only where it is read.
+ * A JSON array an answer writes out itself: `[`, its items with commas between them, `]`. A kind of array says how
+ * an item is written, how many bytes it may take and what its text is; `text`, the array as one string, is made
+ * only where it is read.
  */
-export class JsonRows extends JsonWriter {
+export abstract class JsonArray<T> extends JsonWriter {
   #text: string | undefined;
   #room = -1;
-  constructor(readonly rows: readonly string[]) {
+  constructor(readonly items: readonly T[]) {
     super();
   }
+  protected abstract itemText(item: T): string;
+  /** The most bytes `writeItem` writes for `item`. */
+  protected abstract itemRoom(item: T): number;
+  protected abstract writeItem(item: T, out: Buffer, at: number): number;
   get text(): string {
-    this.#text ??= `[${this.rows.join(",")}]`;
+    this.#text ??= `[${this.items.map((item) => this.itemText(item)).join(",")}]`;
     return this.#text;
   }
   get room(): number {
     if (this.#room < 0) {
-      // Brackets and commas, then three bytes at most a character.
-      let room = 1 + Math.max(1, this.rows.length);
-      for (const row of this.rows) room += row.length * 3;
+      // Brackets and commas, then the items'.
+      let room = 1 + Math.max(1, this.items.length);
+      for (const item of this.items) room += this.itemRoom(item);
       this.#room = room;
     }
     return this.#room;
   }
   write(out: Buffer, at: number): number {
-    const rows = this.rows;
+    const items = this.items;
     out[at++] = 0x5b; // [
-    for (let i = 0; i < rows.length; i++) {
+    for (let i = 0; i < items.length; i++) {
       if (i > 0) out[at++] = 0x2c; // ,
-      at += utf8Write(out, rows[i] as string, at);
+      at = this.writeItem(items[i] as T, out, at);
     }
     out[at++] = 0x5d; // ]
     return at;
+  }
+}
+
+/** A JSON array of rows already serialised, kept as its rows' texts. */
+export class JsonRows extends JsonArray<string> {
+  get rows(): readonly string[] {
+    return this.items;
+  }
+  protected itemText(row: string): string {
+    return row;
+  }
+  protected itemRoom(row: string): number {
+    return row.length * 3;
+  }
+  protected writeItem(row: string, out: Buffer, at: number): number {
+    return at + utf8Write(out, row, at);
   }
 }
 

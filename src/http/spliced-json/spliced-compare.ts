@@ -1,7 +1,7 @@
 import { type CompareParams, type DB, isoDate } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
 import { putBytes, utf8Write } from "./answer-body.ts";
-import { JsonWriter } from "./json-text.ts";
+import { JsonArray, type JsonWriter } from "./json-text.ts";
 import {
   type LatestScoreTexts,
   latestScoreTextsOf,
@@ -69,61 +69,34 @@ const SCORES_BYTES = ASCII.encode(SCORES);
 
 /**
  * The comparison's JSON array, written straight into the answer's bytes: the university and date as UTF-8, the
- * scores as digits from their codes (`writeScoreMembers`), with no text made per entry. `text` is the same array
- * as a string, made where it is read.
+ * scores as digits from their codes (`writeScoreMembers`), with no text made per entry.
  */
-class ComparisonJson extends JsonWriter {
-  #text: string | undefined;
-  readonly room: number;
+class ComparisonJson extends JsonArray<string | SplicedEntry> {
   constructor(
     private readonly table: LatestScoreTexts,
-    private readonly entries: readonly (string | SplicedEntry)[],
+    entries: readonly (string | SplicedEntry)[],
   ) {
-    super();
-    // Brackets and commas, three bytes at most a character, and the scores' own bound.
-    let room = 1 + Math.max(1, entries.length);
-    for (const e of entries)
-      room +=
-        typeof e === "string"
-          ? e.length * 3
-          : OPEN.length +
-            AFTER_UNIVERSITY.length +
-            SCORES.length +
-            2 +
-            (e.university.length + e.date.length) * 3 +
-            SCORE_MEMBERS_ROOM;
-    this.room = room;
+    super(entries);
   }
-  get text(): string {
-    this.#text ??= `[${this.entries
-      .map((e) =>
-        typeof e === "string"
-          ? e
-          : `${OPEN}${e.university}},"scan_date":${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`,
-      )
-      .join(",")}]`;
-    return this.#text;
+  protected itemText(e: string | SplicedEntry): string {
+    if (typeof e === "string") return e;
+    return `${OPEN}${e.university}},"scan_date":${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`;
   }
-  write(out: Buffer, at: number): number {
-    const entries = this.entries;
-    out[at++] = 0x5b; // [
-    for (let i = 0; i < entries.length; i++) {
-      if (i > 0) out[at++] = 0x2c; // ,
-      const e = entries[i] as string | SplicedEntry;
-      if (typeof e === "string") {
-        at += utf8Write(out, e, at);
-        continue;
-      }
-      at = putBytes(OPEN_BYTES, out, at);
-      at += utf8Write(out, e.university, at);
-      at = putBytes(AFTER_UNIVERSITY, out, at);
-      at += utf8Write(out, e.date, at);
-      at = putBytes(SCORES_BYTES, out, at);
-      at = writeScoreMembers(this.table, e.slot, out, at);
-      out[at++] = 0x7d; // }
-      out[at++] = 0x7d; // }
-    }
-    out[at++] = 0x5d; // ]
+  protected itemRoom(e: string | SplicedEntry): number {
+    if (typeof e === "string") return e.length * 3;
+    const constants = OPEN_BYTES.length + AFTER_UNIVERSITY.length + SCORES_BYTES.length + 2;
+    return constants + (e.university.length + e.date.length) * 3 + SCORE_MEMBERS_ROOM;
+  }
+  protected writeItem(e: string | SplicedEntry, out: Buffer, at: number): number {
+    if (typeof e === "string") return at + utf8Write(out, e, at);
+    at = putBytes(OPEN_BYTES, out, at);
+    at += utf8Write(out, e.university, at);
+    at = putBytes(AFTER_UNIVERSITY, out, at);
+    at += utf8Write(out, e.date, at);
+    at = putBytes(SCORES_BYTES, out, at);
+    at = writeScoreMembers(this.table, e.slot, out, at);
+    out[at++] = 0x7d; // }
+    out[at++] = 0x7d; // }
     return at;
   }
 }
