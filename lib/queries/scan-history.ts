@@ -89,8 +89,7 @@ export async function walkScanHistory(
   from: WalkStep | null,
   limit: number,
 ): Promise<WalkPage<ScanHistoryEntry>> {
-  const completed = completedOf(db, universityId);
-  let rows = completed.select(["id", "completed_at", ...HISTORY_SCORES]);
+  let rows = completedOf(db, universityId).select(["id", "completed_at", ...HISTORY_SCORES]);
   if (from) {
     const [at, id] = from.after as [string, number];
     rows = rows.where(sql<boolean>`(completed_at > ${at} or (completed_at = ${at} and id > ${id}))`);
@@ -105,7 +104,7 @@ export async function walkScanHistory(
   const total =
     from === null && found.length <= limit
       ? found.length
-      : toNumber((await completed.select(countAll.as("n")).executeTakeFirstOrThrow()).n);
+      : toNumber((await historyCount(db, [universityId]))[0]?.n ?? 0);
   const data = found.slice(0, limit).map(historyEntry);
   const last = data[data.length - 1];
   const next =

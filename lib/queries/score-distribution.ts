@@ -74,8 +74,8 @@ export function binOf(value: number, bounds: readonly number[]): number {
  * are those that ranking would hold (one profile for overall and the composites, docs/scores.md). Taken from that
  * ranking as it is kept in memory (`rankingOf`: the measured scores, sorted): a bin's count from two binary
  * searches, the median from the middle, the mean from a sum kept with the ranking; the unmeasured from the
- * profile census (every country) or a count of the country's latest scans kept per data generation. Before, every request read and sorted the scores of every latest scan
- * (docs/performance.md).
+ * profile census (every country) or a count of the country's latest scans kept per data generation. Before, every
+ * request read and sorted the scores of every latest scan (docs/performance.md).
  */
 export async function scoreDistribution(db: DB, input: ScoreDistributionInput = {}) {
   const score = input.score ?? "overall_score";
