@@ -62,6 +62,26 @@ const scansQuery = prepared((db, arg: (i: number) => number, n) =>
     ),
 );
 
+/** A scan as its statement reads it: its university's id, its evidence as stored text, its scores as columns. */
+export type ScanRow = Awaited<ReturnType<typeof scansQuery>>[number];
+
+/** The scans of `ids` as stored, in one statement; an unknown id is absent. */
+export const scanRows = (db: DB, ids: readonly number[]): Promise<ScanRow[]> =>
+  ids.length === 0 ? Promise.resolve([]) : scansQuery(db, ids, ids.length);
+
+/** A row of `scanRows` with its university, as the answers give it. */
+const scanDetail = (row: ScanRow, university: UniversityRef): ScanDetail => ({
+  id: Number(row.id),
+  university,
+  status: row.status,
+  started_at: row.started_at ?? null,
+  completed_at: row.completed_at ?? null,
+  profile: row.profile,
+  rubric_version: row.rubric_version == null ? null : Number(row.rubric_version),
+  scores: row.status === "completed" ? pickScores(row as Record<string, unknown>) : null,
+  evidence: row.evidence == null ? null : (JSON.parse(row.evidence) as Record<string, unknown>),
+});
+
 /**
  * The scans of `ids` (one statement) with their universities (from `refs`, else one more statement), keyed by id;
  * an unknown id is absent. The universities are not joined: their pages and the scans' would each be read at
@@ -72,7 +92,7 @@ export async function scansById(
   ids: readonly number[],
   refs?: UniversityRefs,
 ): Promise<Map<number, ScanDetail>> {
-  const rows = ids.length === 0 ? [] : await scansQuery(db, ids, ids.length);
+  const rows = await scanRows(db, ids);
   const universityIds = [...new Set(rows.map((row) => Number(row.university_id)))];
   const universities = refs ? await refs(universityIds) : new Map<number, UniversityRef>();
   const unknown = universityIds.filter((id) => !universities.has(id));
@@ -82,17 +102,7 @@ export async function scansById(
     const university = universities.get(Number(row.university_id));
     // A university deleted between the two reads takes its scans with it (on delete cascade).
     if (university === undefined) continue;
-    out.set(Number(row.id), {
-      id: Number(row.id),
-      university,
-      status: row.status,
-      started_at: row.started_at ?? null,
-      completed_at: row.completed_at ?? null,
-      profile: row.profile,
-      rubric_version: row.rubric_version == null ? null : Number(row.rubric_version),
-      scores: row.status === "completed" ? pickScores(row as Record<string, unknown>) : null,
-      evidence: row.evidence == null ? null : (JSON.parse(row.evidence) as Record<string, unknown>),
-    });
+    out.set(Number(row.id), scanDetail(row, university));
   }
   return out;
 }

@@ -7,7 +7,6 @@ import {
   CountryCountsSchema,
   checkScoreWindow,
   countryCounts,
-  getScan,
   IdParams,
   isoTimestamp,
   LeaderboardMetaSchema,
@@ -50,6 +49,7 @@ import {
   splicedRankings,
 } from "./spliced-json/spliced-rankings.ts";
 import { regressionRowsJson, splicedRegressions } from "./spliced-json/spliced-regressions.ts";
+import { splicedScan } from "./spliced-json/spliced-scan.ts";
 import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversityWithRanking } from "./spliced-json/spliced-university.ts";
 import { keptUniversityRefs } from "./spliced-json/university-texts.ts";
@@ -151,7 +151,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       summary: "One scan of any status, with every score when completed",
       params: ScanIdParams,
       response: ScanDetailSchema,
-      handle: async ({ params }) => ({ data: await getScan(db, params.id, keptUniversityRefs(db)) }),
+      handle: async ({ params }) => ({ data: await splicedScan(db, params.id) }),
     }),
     route({
       path: "/api/v2/scan-diff",

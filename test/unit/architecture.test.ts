@@ -151,6 +151,7 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
       "lib/db/generation-memo.ts",
       "lib/db/keyset-batches.ts",
       "lib/queries/compare.ts",
+      "lib/queries/get-scan.ts",
       "lib/queries/leaderboard.ts",
       "lib/queries/list-universities.ts",
       "lib/queries/patch-runs.ts",
@@ -162,7 +163,7 @@ const CORE_INTERNALS_USED: Record<string, { files: string[]; why: string }> = {
       "lib/scores/tenths.ts",
       "lib/steps/run-steps.ts",
     ],
-    why: "the spliced JSON of rankings, universities, their lists, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, a list's page without its rows, the parsing of ids), per data generation, and patched as they are; its builds pause as the core's do (`letOthersRun`), and it keeps scores in the core's codes of tenths (`tenthsCode`)",
+    why: "the spliced JSON of rankings, universities, their lists, scores and comparisons is built from the core's internals (rankings, details, latest scores, a ranking by profile, a list's page without its rows, the parsing of ids, a scan's stored row), per data generation, and patched as they are; its builds pause as the core's do (`letOthersRun`), and it keeps scores in the core's codes of tenths (`tenthsCode`)",
   },
   "src/http/health.ts": {
     files: ["lib/db/shared-read.ts"],

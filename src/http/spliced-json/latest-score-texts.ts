@@ -6,10 +6,9 @@ import {
   type UniversityLatestScores,
 } from "../../../lib/queries/university-scores.ts";
 import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
-import { putBytes, utf8Write } from "./answer-body.ts";
 import { buildBatches } from "./build-batches.ts";
-import { JsonWriter } from "./json-text.ts";
-import { TenthsMembers, tenthsJson } from "./tenths.ts";
+import type { JsonWriter } from "./json-text.ts";
+import { MembersWithin, TenthsMembers, tenthsJson } from "./tenths.ts";
 import {
   changedSlots,
   mergedColumn,
@@ -155,43 +154,20 @@ export function latestScoresJson(table: LatestScoreTexts, slot: number): string 
   return `{"scan_id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},${scores}}`;
 }
 
-const ASCII = new TextEncoder();
-const SCAN_ID = ASCII.encode('{"scan_id":');
-const COMPLETED_AT = ASCII.encode(',"completed_at":');
-
-/** `latestScoresJson` written straight into an answer's bytes, its scores as digits from their codes. */
-class LatestScoresJson extends JsonWriter {
-  readonly room: number;
-  #text: string | undefined;
-  constructor(
-    private readonly table: LatestScoreTexts,
-    private readonly slot: number,
-    private readonly completedAt: string,
-  ) {
-    super();
-    this.room = SCAN_ID.length + 11 + COMPLETED_AT.length + completedAt.length * 3 + 2 + SCORE_MEMBERS.room;
-  }
-  get text(): string {
-    this.#text ??= latestScoresJson(this.table, this.slot) as string;
-    return this.#text;
-  }
-  write(out: Buffer, at: number): number {
-    at = putBytes(SCAN_ID, out, at);
-    at += utf8Write(out, String(this.table.scanId[this.slot]), at);
-    at = putBytes(COMPLETED_AT, out, at);
-    at += utf8Write(out, this.completedAt, at);
-    out[at++] = 0x2c; // ,
-    at = SCORE_MEMBERS.write(this.table.tenths, this.slot * STRIDE, out, at);
-    out[at++] = 0x7d; // }
-    return at;
-  }
-}
-
 /** `latestScoresJson` as a value that writes itself, or null as it. */
 export function latestScoresWriter(table: LatestScoreTexts, slot: number): JsonWriter | null {
   if (table.scanId[slot] === 0 || table.exact[slot] !== 1) return null;
-  return new LatestScoresJson(table, slot, textAt(table.completedAt, slot));
+  const head = `{"scan_id":${table.scanId[slot]},"completed_at":${textAt(table.completedAt, slot)},`;
+  return scoresWithin(table.tenths, slot * STRIDE, head, "}");
 }
+
+/** `head`, every score as a member from its code (`codes[from]` on, catalogue order), `tail`: a writer. */
+export const scoresWithin = (
+  codes: ArrayLike<number>,
+  from: number,
+  head: string,
+  tail: string,
+): JsonWriter => new MembersWithin(SCORE_MEMBERS, codes, from, head, tail);
 
 /** `"overall_score":…,…`: a slot's scores as the members of a JSON object, or null as `latestScoresJson`. */
 export function scoreMembers(table: LatestScoreTexts, slot: number): string | null {

@@ -1,4 +1,6 @@
 import { NULL_CODE } from "../../../lib/scores/tenths.ts";
+import { utf8Write } from "./answer-body.ts";
+import { JsonWriter } from "./json-text.ts";
 
 /** The JSON of a code of tenths (`lib/scores/tenths.ts`): the score `k / 10` as `JSON.stringify` writes it, or `null`. */
 export const tenthsJson = (code: number): string => (code === NULL_CODE ? "null" : JSON.stringify(code / 10));
@@ -77,5 +79,32 @@ export class TenthsMembers {
       }
     }
     return o;
+  }
+}
+
+/**
+ * `head`, the members of codes `from` on (`TenthsMembers`), `tail`: a JSON value whose scores are written as digits
+ * from their codes straight into an answer's bytes.
+ */
+export class MembersWithin extends JsonWriter {
+  constructor(
+    private readonly members: TenthsMembers,
+    private readonly codes: ArrayLike<number>,
+    private readonly from: number,
+    private readonly head: string,
+    private readonly tail: string,
+  ) {
+    super();
+  }
+  get room(): number {
+    return (this.head.length + this.tail.length) * 3 + this.members.room;
+  }
+  get text(): string {
+    return this.head + this.members.text(this.codes, this.from) + this.tail;
+  }
+  write(out: Buffer, at: number): number {
+    at += utf8Write(out, this.head, at);
+    at = this.members.write(this.codes, this.from, out, at);
+    return at + utf8Write(out, this.tail, at);
   }
 }
