@@ -134,6 +134,13 @@ export async function scanDiff(db: DB, params: ScanDiffParams, refs?: University
   };
 }
 
+/** `checks` of a diff from two scans' evidence as stored (JSON text, or null where a scan has none). */
+export const storedCheckChanges = (a: string | null, b: string | null): CheckChange[] | null =>
+  checkChanges(
+    evidenceChecks(a === null ? null : (JSON.parse(a) as Record<string, unknown>)),
+    evidenceChecks(b === null ? null : (JSON.parse(b) as Record<string, unknown>)),
+  );
+
 /** Checks keyed by sub-score and id; a repeated id (e.g. two failed parts) keeps its occurrence number. */
 function keyed(checks: CheckPoints[]): Map<string, CheckPoints> {
   const out = new Map<string, CheckPoints>();

@@ -28,7 +28,6 @@ import {
   ScanDiffParams,
   ScanDiffSchema,
   ScanIdParams,
-  scanDiff,
   UniversityDetailSchema,
   UniversityListSchema,
   walkRanking,
@@ -50,9 +49,9 @@ import {
 } from "./spliced-json/spliced-rankings.ts";
 import { regressionRowsJson, splicedRegressions } from "./spliced-json/spliced-regressions.ts";
 import { splicedScan } from "./spliced-json/spliced-scan.ts";
+import { splicedScanDiff } from "./spliced-json/spliced-scan-diff.ts";
 import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversityWithRanking } from "./spliced-json/spliced-university.ts";
-import { keptUniversityRefs } from "./spliced-json/university-texts.ts";
 import { walkPayload, walkRankingPayload } from "./walk-payload.ts";
 
 /** v2 lists take only page, limit, search and country. */
@@ -165,7 +164,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
         "the rubric checks whose points changed, with both sides' points, maximum and detail; else it is null.",
       query: ScanDiffParams,
       response: ScanDiffSchema,
-      handle: async ({ query }) => ({ data: await scanDiff(db, query, keptUniversityRefs(db)) }),
+      handle: async ({ query }) => ({ data: await splicedScanDiff(db, query) }),
     }),
     route({
       path: "/api/v2/methodology",

@@ -31,6 +31,7 @@ import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
 import { splicedRegressions } from "../../src/http/spliced-json/spliced-regressions.ts";
 import { splicedScan } from "../../src/http/spliced-json/spliced-scan.ts";
+import { splicedScanDiff } from "../../src/http/spliced-json/spliced-scan-diff.ts";
 import { splicedUniversities, universityRowsJson } from "../../src/http/spliced-json/spliced-universities.ts";
 import {
   splicedUniversity,
@@ -184,6 +185,12 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     await sql`insert into scan_evidence (scan_id, evidence)
       select id, ${String.raw`{ "tls": {"points": 1.50, "detail": "\u00e9t\u00e9 \"ok\""}, "list": [1, 2e1, null] }`}
       from scans where id % 6 = 1`.execute(db);
+    // Per-check evidence (`unirank scan`) on a third of the scans: a diff of two of them lists the checks changed.
+    await sql`insert into scan_evidence (scan_id, evidence)
+      select id, ${'{"checks":[{"id":"hsts","score":"tech_hsts_score","label":"HSTS","points":'} || (id % 3) ||
+        ${',"max":3,"detail":"\u00e9","remediation":null},{"id":"tls","score":"tech_ssl_score","label":"TLS","points":2,"max":'} ||
+        (2 + id % 2) || ${',"detail":"d","remediation":"Renew"}]}'}
+      from scans where id % 3 = 0`.execute(db);
   });
 
   const same = async () => {
@@ -329,17 +336,39 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     expect(scanKinds.spliced).toBeGreaterThan(scanIds.length * 0.9);
     expect(scanKinds.read).toBeGreaterThanOrEqual(Math.floor(COUNT / 13));
     expect(scanKinds.errors).toBe(1);
-    const pairs = Array.from({ length: 60 }, (_, p) => ({
+    const pairs = Array.from({ length: 240 }, (_, p) => ({
       a: scanIds[(p * 53) % scanIds.length] as number,
       b: scanIds[(p * 97 + 5) % scanIds.length] as number,
     }));
+    // Pairs of scans that both carry checks.
+    const checked = scanIds.filter((id) => id % 3 === 0);
+    for (let p = 0; p < 20; p++) {
+      pairs.push({
+        a: checked[(p * 7) % checked.length] as number,
+        b: checked[(p * 11 + 3) % checked.length] as number,
+      });
+    }
     pairs.push(
       { a: scanIds[0] as number, b: scanIds[0] as number },
       { a: pastLast, b: scanIds[1] as number },
     );
+    const diffKinds = { spliced: 0, checks: 0, read: 0, errors: 0 };
     for (const pair of pairs) {
-      expect((await outcome(scanDiff(db, pair, refs))).json).toBe((await outcome(scanDiff(db, pair))).json);
+      const core = await outcome(scanDiff(db, pair));
+      expect((await outcome(scanDiff(db, pair, refs))).json).toBe(core.json);
+      const spliced = await outcome(splicedScanDiff(db, pair));
+      expect(spliced.json).toBe(core.json);
+      if (spliced.spliced) diffKinds.spliced++;
+      else if (spliced.json.startsWith("{")) diffKinds.read++;
+      else diffKinds.errors++;
+      if (spliced.spliced && !spliced.json.endsWith('"checks":null}')) diffKinds.checks++;
     }
+    // Spliced: most pairs, some with both scans' checks; read by the core: a score that is not a tenth; errors:
+    // the unknown, failed and running scans.
+    expect(diffKinds.spliced).toBeGreaterThan(pairs.length * 0.7);
+    expect(diffKinds.checks).toBeGreaterThanOrEqual(5);
+    expect(diffKinds.read).toBeGreaterThan(0);
+    expect(diffKinds.errors).toBeGreaterThan(0);
   };
 
   test("the same bytes for every sort, country, score window, page and category", async () => {

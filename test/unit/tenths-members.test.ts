@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { SCORE_NAMES } from "../../lib/index.ts";
 import { NULL_CODE } from "../../lib/scores/tenths.ts";
-import { TenthsMembers, tenthsJson } from "../../src/http/spliced-json/tenths.ts";
+import { TenthsMembers, tenthsJson, writeSignedTenths } from "../../src/http/spliced-json/tenths.ts";
 
 /** The members as `JSON.stringify` writes an object of those names and `k / 10` values. */
 function expected(names: readonly string[], codes: ArrayLike<number>, from: number): string {
@@ -57,4 +57,14 @@ describe("TenthsMembers", () => {
   test("names beyond ASCII are refused", () => {
     expect(() => new TenthsMembers(["é"])).toThrow("ASCII");
   });
+});
+
+test("writeSignedTenths: every difference of two codes, -1000 to 1000, as JSON.stringify writes k / 10", () => {
+  const out = Buffer.alloc(16, 0x78);
+  for (let k = -1000; k <= 1000; k++) {
+    const end = writeSignedTenths(k, out, 3);
+    expect(out.toString("latin1", 3, end)).toBe(JSON.stringify(k / 10));
+    expect(end - 3).toBeLessThanOrEqual(5);
+  }
+  expect(out.toString("latin1", 0, 3)).toBe("xxx");
 });

@@ -29,6 +29,12 @@ export function putBytes(bytes: Uint8Array, out: Uint8Array, at: number): number
   return at;
 }
 
+/** A writer's text read back from the bytes it writes: one way to say it, for writers that keep no text. */
+export function writtenText(writer: BodyWriter): string {
+  const out = Buffer.allocUnsafe(writer.room);
+  return out.toString("utf8", 0, writer.write(out, 0));
+}
+
 /** The body as one string (a cached answer keeps one). */
 export function bodyText(body: AnswerBody): string {
   if (typeof body === "string") return body;

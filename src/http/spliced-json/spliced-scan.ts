@@ -7,7 +7,7 @@ import { slotOf } from "./text-column.ts";
 import { keptUniversityRefs, universityAt, universityTextsOf } from "./university-texts.ts";
 
 /** The codes of a completed scan's scores, in catalogue order; null when one is not a tenth (the core says it). */
-function scoreCodes(row: ScanRow): Uint16Array | null {
+export function scanScoreCodes(row: ScanRow): Uint16Array | null {
   const values = row as unknown as Record<string, number | null>;
   const codes = new Uint16Array(SCORE_NAMES.length);
   for (let i = 0; i < codes.length; i++) {
@@ -30,7 +30,7 @@ export async function splicedScan(db: DB, id: number): Promise<unknown> {
   const texts = await universityTextsOf(db);
   const [row] = await scanRows(db, [id]);
   const slot = row === undefined ? -1 : slotOf(texts, Number(row.university_id));
-  const codes = row === undefined || row.status !== "completed" ? null : scoreCodes(row);
+  const codes = row === undefined || row.status !== "completed" ? null : scanScoreCodes(row);
   if (row === undefined || slot < 0 || (row.status === "completed" && codes === null)) {
     return getScan(db, id, keptUniversityRefs(db));
   }

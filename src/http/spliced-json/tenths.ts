@@ -5,6 +5,47 @@ import { JsonWriter } from "./json-text.ts";
 /** The JSON of a code of tenths (`lib/scores/tenths.ts`): the score `k / 10` as `JSON.stringify` writes it, or `null`. */
 export const tenthsJson = (code: number): string => (code === NULL_CODE ? "null" : JSON.stringify(code / 10));
 
+/** `tenthsJson(code)` written as ASCII at `at` of `out` (four bytes at most); returns where it ends. */
+export function writeTenths(code: number, out: Uint8Array, at: number): number {
+  if (code === NULL_CODE) {
+    out[at++] = 0x6e; // n
+    out[at++] = 0x75; // u
+    out[at++] = 0x6c; // l
+    out[at++] = 0x6c; // l
+    return at;
+  }
+  return writeDigits(code, out, at);
+}
+
+/**
+ * `JSON.stringify(k / 10)` of tenths `k` in -1000–1000 (a difference of two codes) written as ASCII at `at` of
+ * `out` (five bytes at most); returns where it ends.
+ */
+export function writeSignedTenths(k: number, out: Uint8Array, at: number): number {
+  if (k >= 0) return writeDigits(k, out, at);
+  out[at++] = 0x2d; // -
+  return writeDigits(-k, out, at);
+}
+
+/** Tenths 0–1000 as `k / 10` prints: `100`, `99.9`, `5`, `0.5`. */
+function writeDigits(k: number, out: Uint8Array, at: number): number {
+  const whole = (k / 10) | 0;
+  const tenth = k - whole * 10;
+  if (whole === 100) {
+    out[at++] = 0x31;
+    out[at++] = 0x30;
+    out[at++] = 0x30;
+  } else if (whole >= 10) {
+    out[at++] = 0x30 + ((whole / 10) | 0);
+    out[at++] = 0x30 + (whole % 10);
+  } else out[at++] = 0x30 + whole;
+  if (tenth !== 0) {
+    out[at++] = 0x2e; // .
+    out[at++] = 0x30 + tenth;
+  }
+  return at;
+}
+
 /** Where `TenthsMembers` write: room for every list's keys and the longest values, reused by every call. */
 let scratch = Buffer.alloc(4096);
 
@@ -55,28 +96,7 @@ export class TenthsMembers {
     for (let i = 0; i < ends.length; i++) {
       const end = ends[i] as number;
       while (k < end) out[o++] = keys[k++] as number;
-      const code = codes[from + i] as number;
-      if (code === NULL_CODE) {
-        out[o++] = 0x6e; // n
-        out[o++] = 0x75; // u
-        out[o++] = 0x6c; // l
-        out[o++] = 0x6c; // l
-        continue;
-      }
-      const whole = (code / 10) | 0;
-      const tenth = code - whole * 10;
-      if (whole === 100) {
-        out[o++] = 0x31;
-        out[o++] = 0x30;
-        out[o++] = 0x30;
-      } else if (whole >= 10) {
-        out[o++] = 0x30 + ((whole / 10) | 0);
-        out[o++] = 0x30 + (whole % 10);
-      } else out[o++] = 0x30 + whole;
-      if (tenth !== 0) {
-        out[o++] = 0x2e; // .
-        out[o++] = 0x30 + tenth;
-      }
+      o = writeTenths(codes[from + i] as number, out, o);
     }
     return o;
   }

@@ -1,0 +1,129 @@
+import { type DB, SCORE_NAMES, type ScanDiffParams, scanDiff } from "../../../lib/index.ts";
+import { type ScanRow, scanRows } from "../../../lib/queries/get-scan.ts";
+import { storedCheckChanges } from "../../../lib/queries/scan-diff.ts";
+import { NULL_CODE } from "../../../lib/scores/tenths.ts";
+import { putBytes, utf8Write, writtenText } from "./answer-body.ts";
+import { JsonWriter } from "./json-text.ts";
+import { scanScoreCodes } from "./spliced-scan.ts";
+import { writeSignedTenths, writeTenths } from "./tenths.ts";
+import { slotOf } from "./text-column.ts";
+import {
+  keptUniversityRefs,
+  type UniversityTexts,
+  universityAt,
+  universityTextsOf,
+} from "./university-texts.ts";
+
+const ASCII = new TextEncoder();
+/** `{"score":"…","a":` of each score, in catalogue order. */
+const CHANGE_HEADS = SCORE_NAMES.map((name) => ASCII.encode(`{"score":${JSON.stringify(name)},"a":`));
+const B = ASCII.encode(',"b":');
+const DELTA = ASCII.encode(',"delta":');
+/** The most bytes a change takes: its head, `null` or a score, `,"b":`, a score, `,"delta":`, `-99.9`, `}`. */
+const CHANGE_ROOM = Math.max(...CHANGE_HEADS.map((h) => h.length)) + 4 + B.length + 4 + DELTA.length + 5 + 1;
+
+/** `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`: a side of the diff. */
+const side = (row: ScanRow, texts: UniversityTexts, slot: number): string =>
+  `{"id":${Number(row.id)},"university":{${universityAt(texts, slot)}},"completed_at":${JSON.stringify(row.completed_at ?? "")}` +
+  `,"profile":${JSON.stringify(row.profile)},"rubric_version":${row.rubric_version == null ? null : Number(row.rubric_version)}}`;
+
+/**
+ * The scan diff's bytes: its sides as texts, its changes written as digits from the two scans' codes of tenths in
+ * the core's order (largest |delta| first, one-sided ones last, ties in catalogue order), its summary and checks.
+ */
+class ScanDiffJson extends JsonWriter {
+  /** Score indexes of the changes, in the answer's order. */
+  readonly #order: number[] = [];
+  readonly #tail: string;
+  #text: string | undefined;
+  constructor(
+    private readonly head: string,
+    private readonly a: Uint16Array,
+    private readonly b: Uint16Array,
+    checks: string,
+  ) {
+    super();
+    const order = this.#order;
+    const weight: number[] = [];
+    const summary = { improved: 0, declined: 0, unchanged: 0, not_comparable: 0 };
+    for (let i = 0; i < a.length; i++) {
+      const ca = a[i] as number;
+      const cb = b[i] as number;
+      if (ca === NULL_CODE && cb === NULL_CODE) continue;
+      const oneSided = ca === NULL_CODE || cb === NULL_CODE;
+      const delta = cb - ca;
+      const w = oneSided ? -1 : Math.abs(delta);
+      if (oneSided) summary.not_comparable++;
+      else if (delta > 0) summary.improved++;
+      else if (delta < 0) summary.declined++;
+      else summary.unchanged++;
+      // Inserted after every change of a weight as large: largest first, ties in catalogue order (34 at most).
+      let at = order.length;
+      while (at > 0 && (weight[at - 1] as number) < w) at--;
+      order.splice(at, 0, i);
+      weight.splice(at, 0, w);
+    }
+    this.#tail = `],"summary":${JSON.stringify(summary)},"checks":${checks}}`;
+  }
+  get room(): number {
+    return (this.head.length + this.#tail.length) * 3 + 1 + this.#order.length * (CHANGE_ROOM + 1);
+  }
+  get text(): string {
+    this.#text ??= writtenText(this);
+    return this.#text;
+  }
+  write(out: Buffer, at: number): number {
+    const { a, b } = this;
+    at += utf8Write(out, this.head, at);
+    out[at++] = 0x5b; // [
+    for (let k = 0; k < this.#order.length; k++) {
+      const i = this.#order[k] as number;
+      if (k > 0) out[at++] = 0x2c; // ,
+      at = putBytes(CHANGE_HEADS[i] as Uint8Array, out, at);
+      const ca = a[i] as number;
+      const cb = b[i] as number;
+      at = writeTenths(ca, out, at);
+      at = putBytes(B, out, at);
+      at = writeTenths(cb, out, at);
+      at = putBytes(DELTA, out, at);
+      at =
+        ca === NULL_CODE || cb === NULL_CODE
+          ? writeTenths(NULL_CODE, out, at)
+          : writeSignedTenths(cb - ca, out, at);
+      out[at++] = 0x7d; // }
+    }
+    return at + utf8Write(out, this.#tail, at);
+  }
+}
+
+/**
+ * The HTTP fast path of v2 `/scan-diff`: the core's `scanDiff`, its two scans read by the core's statement and
+ * spliced with the list's rows of their universities kept in memory, the changes written as digits from the
+ * scores' codes of tenths. An unknown or uncompleted scan, a university the rows do not hold (a write in between)
+ * and a score that is not a tenth are answered by the core. The bytes equal `JSON.stringify` of the core's answer
+ * (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
+ */
+export async function splicedScanDiff(db: DB, params: ScanDiffParams): Promise<unknown> {
+  const { a, b } = params;
+  const texts = await universityTextsOf(db);
+  const rows = await scanRows(db, a === b ? [a] : [a, b]);
+  const rowA = rows.find((row) => Number(row.id) === a);
+  const rowB = rows.find((row) => Number(row.id) === b);
+  const slotA = rowA === undefined ? -1 : slotOf(texts, Number(rowA.university_id));
+  const slotB = rowB === undefined ? -1 : slotOf(texts, Number(rowB.university_id));
+  const codesA = rowA?.status === "completed" ? scanScoreCodes(rowA) : null;
+  const codesB = rowB?.status === "completed" ? scanScoreCodes(rowB) : null;
+  if (
+    rowA === undefined ||
+    rowB === undefined ||
+    slotA < 0 ||
+    slotB < 0 ||
+    codesA === null ||
+    codesB === null
+  ) {
+    return scanDiff(db, params, keptUniversityRefs(db));
+  }
+  const checks = storedCheckChanges(rowA.evidence ?? null, rowB.evidence ?? null);
+  const head = `{"a":${side(rowA, texts, slotA)},"b":${side(rowB, texts, slotB)},"changes":`;
+  return new ScanDiffJson(head, codesA, codesB, JSON.stringify(checks));
+}
