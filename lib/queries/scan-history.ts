@@ -78,6 +78,61 @@ const historyCount = prepared((db, arg: (i: number) => number) =>
   completedOf(db, arg(0)).select(countAll.as("n")),
 );
 
+/** A history entry with its university: the rows a table of every history is made of (`historiesAfter`). */
+export type HistoryRow = Record<string, unknown> & { university_id: number | string; id: number | string };
+
+/**
+ * Every university's scans with a completion time, in history order within each university, universities
+ * ascending. `status` is read, not asked for: with it in the WHERE clause SQLite chose the `(status,
+ * completed_at)` index and sorted the lot; without, it walks `(university_id, status, completed_at, id)` in order.
+ */
+const historiesOrdered = (db: DB) =>
+  db
+    .selectFrom("scans")
+    .where("completed_at", "is not", null)
+    .select(["university_id", "status", "id", "completed_at", ...HISTORY_SCORES])
+    .orderBy("university_id")
+    .orderBy("status")
+    .orderBy("completed_at")
+    .orderBy("id");
+const historiesAfterQuery = prepared((db, arg: (i: number) => number) =>
+  historiesOrdered(db).where("university_id", ">", arg(0)).limit(arg(1)),
+);
+const historiesOfQuery = prepared((db, arg: (i: number) => number, n) =>
+  historiesOrdered(db).where(
+    "university_id",
+    "in",
+    Array.from({ length: n }, (_, i) => arg(i)),
+  ),
+);
+
+const completedRows = (rows: HistoryRow[]): HistoryRow[] => rows.filter((row) => row.status === "completed");
+
+/**
+ * The whole histories of the universities after `after` (by id), read about `limit` scans at a time: universities
+ * ascending, each one's entries in history order, and the university to read on from (null after the last).
+ */
+export async function historiesAfter(
+  db: DB,
+  after: number,
+  limit: number,
+): Promise<{ rows: HistoryRow[]; next: number | null }> {
+  const read = (await historiesAfterQuery(db, [after, limit])) as HistoryRow[];
+  if (read.length < limit) return { rows: completedRows(read), next: null };
+  // The last university's scans may go on past the limit: it is read next time, or whole now if it is alone.
+  const last = read[read.length - 1]?.university_id;
+  let cut = read.length;
+  while (cut > 0 && read[cut - 1]?.university_id === last) cut--;
+  if (cut === 0) return { rows: await historiesOf(db, [Number(last)]), next: Number(last) };
+  return { rows: completedRows(read.slice(0, cut)), next: Number(read[cut - 1]?.university_id) };
+}
+
+/** The whole histories of `ids`, in the order of `historiesAfter`. */
+export async function historiesOf(db: DB, ids: readonly number[]): Promise<HistoryRow[]> {
+  if (ids.length === 0) return [];
+  return completedRows((await historiesOfQuery(db, ids, ids.length)) as HistoryRow[]);
+}
+
 /**
  * A university's completed scans walked by cursor, oldest first: keyset on `(completed_at, id)` (a completed scan
  * never changes, so no order needs pinning); `after` of a step is the last row's `[completed_at, id]`. 404 when

@@ -8,13 +8,13 @@ import {
   PageMetaSchema,
   ScanHistoryParams,
   ScanHistorySchema,
-  scanHistory,
   scoreDistribution,
   walkScanHistory,
 } from "../../lib/index.ts";
 import type { AppContext } from "./context.ts";
 import { csvList, cursorList, cursorMeta } from "./paging/list-params.ts";
 import type { RouteDefinition, RouteSpec } from "./route.ts";
+import { splicedScanHistory } from "./spliced-json/spliced-history.ts";
 import { createViewTokens } from "./view-tokens.ts";
 import { walkPayload } from "./walk-payload.ts";
 
@@ -67,7 +67,7 @@ export function explorerV2Routes(ctx: AppContext, route: V2Route): RouteSpec[] {
       meta: cursorMeta(PageMetaSchema),
       handle: ({ params, query }) =>
         query.cursor === undefined
-          ? scanHistory(db, params.id, query)
+          ? splicedScanHistory(db, params.id, query)
           : walkPayload({
               operation: "v2ScanHistory",
               query: { ...query, id: params.id },

@@ -17,6 +17,7 @@ import {
   rankings,
   regressions,
   scanDiff,
+  scanHistory,
   UniversityListSchema,
   type UniversityRefs,
   universityRanking,
@@ -28,6 +29,7 @@ import { csvTable } from "../../src/http/csv/csv-table.ts";
 import { scratchUtf8 } from "../../src/http/scratch-utf8.ts";
 import { JsonText, JsonWriter, jsonOf } from "../../src/http/spliced-json/json-text.ts";
 import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
+import { splicedScanHistory } from "../../src/http/spliced-json/spliced-history.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
 import { splicedRegressions } from "../../src/http/spliced-json/spliced-regressions.ts";
 import { splicedScan } from "../../src/http/spliced-json/spliced-scan.ts";
@@ -178,6 +180,10 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       where university_id % 17 = 5`.execute(db);
     await sql`update latest_scans set completed_at = ${"2026-01-0\u{1F600}T08:00:00+00:00"}
       where university_id % 17 = 6`.execute(db);
+    // A completion time in another form than unirank writes (a history keeps its times as seconds of that form).
+    // Only earlier scans, so that the latest stay the latest.
+    await sql`update scans set completed_at = ${"2025-01-05T08:00:00Z"}
+      where university_id % 23 = 0 and status = 'completed' and completed_at < ${"2026"}`.execute(db);
     // Scans with a start, a rubric version and evidence stored as text JSON writes otherwise (spaces, `1.50`, an
     // escaped letter): a scan's answer gives its evidence as the core parses and writes it.
     await sql`update scans set started_at = ${"2026-01-01T07:59:00+00:00"}, rubric_version = id % 3 + 1
@@ -316,6 +322,38 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
       }
     }
     expect(regressed).toBeGreaterThan(500);
+    // v2 /universities/{id}/history by page: every university (the unscanned too) and one past them, pages full,
+    // short, empty and past the end; the same bytes and meta, or the same error.
+    const historyKinds = { spliced: 0, read: 0, errors: 0 };
+    const historyInputs = [
+      {},
+      { limit: 1 },
+      { limit: 1, page: 2 },
+      { limit: 3, page: 2 },
+      { limit: 100, page: 2 },
+    ];
+    for (const id of [...ids, missing]) {
+      for (const input of historyInputs) {
+        const core = await outcome(scanHistory(db, id, input).then((h) => ({ data: h.data, meta: h.meta })));
+        const spliced = await outcome(
+          splicedScanHistory(db, id, input).then((h) => ({
+            data: JSON.parse(written(h.data)),
+            meta: h.meta,
+          })),
+        );
+        expect(spliced.json).toBe(core.json);
+        const kind = await splicedScanHistory(db, id, input).then(
+          (h) => (h.data instanceof JsonWriter ? "spliced" : "read"),
+          () => "errors" as const,
+        );
+        historyKinds[kind]++;
+      }
+    }
+    // Read by the core: a history with a time not in unirank's form (ids divisible by 23) or a score that is not a
+    // tenth; an error: the missing university.
+    expect(historyKinds.spliced).toBeGreaterThan(ids.length * historyInputs.length * 0.8);
+    expect(historyKinds.read).toBeGreaterThanOrEqual(historyInputs.length * Math.floor((COUNT / 23) * 0.8));
+    expect(historyKinds.errors).toBe(historyInputs.length);
     // v2 /scans/{id} and /scan-diff with the universities from the list's rows: the core's answers and errors.
     const scanIds = (await db.selectFrom("scans").select("id").orderBy("id").execute()).map((r) =>
       Number(r.id),

@@ -17,18 +17,26 @@ export type BuildCollector = (full: boolean) => void;
 const runtimeCollector: BuildCollector = (full) => (full ? collectGarbage() : collectGarbageSoon());
 
 /**
- * The batches of a build of spliced texts: `keysetBatches(size, read)`, with a collection (`collect`) whenever
- * another `ROWS_PER_COLLECTION` rows have been handed out and used, and the event loop let run between batches: a
- * build of a second or more otherwise held every other request that came meanwhile.
+ * The batches of a build of spliced texts: `keysetBatches(size, read)`, paced (`pacedBatches`).
  */
-export async function* buildBatches<R extends { id: number | string }>(
+export const buildBatches = <R extends { id: number | string }>(
   size: number,
   read: (after: number) => Promise<R[]>,
+  collect: BuildCollector = runtimeCollector,
+): AsyncGenerator<R[]> => pacedBatches(keysetBatches(size, read), collect);
+
+/**
+ * `batches` handed on with a collection (`collect`) whenever another `ROWS_PER_COLLECTION` rows have been handed
+ * out and used, and the event loop let run between batches: a build of a second or more otherwise held every other
+ * request that came meanwhile.
+ */
+export async function* pacedBatches<R>(
+  batches: AsyncIterable<R[]>,
   collect: BuildCollector = runtimeCollector,
 ): AsyncGenerator<R[]> {
   let rows = 0;
   let collections = 0;
-  for await (const batch of keysetBatches(size, read)) {
+  for await (const batch of batches) {
     yield batch;
     rows += batch.length;
     if (rows >= ROWS_PER_COLLECTION) {

@@ -47,7 +47,10 @@ interface OpenChunk {
 }
 
 /** `array` with room for at least `size` elements: itself, or a copy twice as long. */
-export function room<A extends Uint8Array | Uint16Array | Int32Array>(array: A, size: number): A {
+export function room<A extends Uint8Array | Uint16Array | Int32Array | Uint32Array>(
+  array: A,
+  size: number,
+): A {
   if (size <= array.length) return array;
   const grown = new (array.constructor as new (n: number) => A)(Math.max(size, array.length * 2));
   grown.set(array);

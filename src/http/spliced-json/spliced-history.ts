@@ -1,0 +1,72 @@
+import type { DB } from "../../../lib/index.ts";
+import { HISTORY_SCORES, type ScanHistoryInput, scanHistory } from "../../../lib/queries/scan-history.ts";
+import { putBytes, utf8Write } from "./answer-body.ts";
+import { HISTORY_STRIDE, type HistoryTable, historyTableOf } from "./history-table.ts";
+import { writeIsoSeconds } from "./iso-seconds.ts";
+import { JsonArray } from "./json-text.ts";
+import { TenthsMembers } from "./tenths.ts";
+import { slotOf } from "./text-column.ts";
+import { universityTextsOf } from "./university-texts.ts";
+
+const ASCII = new TextEncoder();
+const ID = ASCII.encode('{"id":');
+const COMPLETED_AT = ASCII.encode(',"completed_at":"');
+const SCORES = new TenthsMembers(HISTORY_SCORES);
+/** The most bytes an entry takes: its constants, an id of ten digits, a time and the scores. */
+const ENTRY_ROOM = ID.length + 10 + COMPLETED_AT.length + 25 + 2 + SCORES.room + 1;
+/** Where entries are written to be read out as text (a cached answer, CSV). */
+const scratch = Buffer.alloc(ENTRY_ROOM);
+
+/** A page of a history written from the table: entry `k` as `historyEntry` serialises it, digits from codes. */
+class HistoryJson extends JsonArray<number> {
+  constructor(
+    private readonly table: HistoryTable,
+    entries: readonly number[],
+  ) {
+    super(entries);
+  }
+  protected itemRoom(): number {
+    return ENTRY_ROOM;
+  }
+  protected itemText(entry: number): string {
+    return scratch.toString("latin1", 0, this.writeItem(entry, scratch, 0));
+  }
+  protected writeItem(entry: number, out: Buffer, at: number): number {
+    const { table } = this;
+    at = putBytes(ID, out, at);
+    at += utf8Write(out, String(table.scanId[entry]), at);
+    at = putBytes(COMPLETED_AT, out, at);
+    at = writeIsoSeconds(table.seconds[entry] as number, out, at);
+    out[at++] = 0x22; // "
+    out[at++] = 0x2c; // ,
+    at = SCORES.write(table.tenths, entry * HISTORY_STRIDE, out, at);
+    out[at++] = 0x7d; // }
+    return at;
+  }
+}
+
+/**
+ * The HTTP fast path of v2 `/universities/{id}/history` (by page): the core's `scanHistory`, its page cut from
+ * every university's history kept in memory (`history-table.ts`); a university with no completed scan that the
+ * list's rows hold has an empty history. A university that neither holds (unknown, or a write in between), or
+ * whose history the codes cannot say exactly, is read by the core. The bytes equal `JSON.stringify` of the core's
+ * answer (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
+ */
+export async function splicedScanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
+  const page = input.page ?? 1;
+  const limit = input.limit ?? 100;
+  const table = await historyTableOf(db);
+  const slot = slotOf(table, universityId);
+  if (slot < 0) {
+    const texts = await universityTextsOf(db);
+    if (slotOf(texts, universityId) < 0) return scanHistory(db, universityId, input);
+    return { data: new HistoryJson(table, []), meta: { page, limit, total: 0 } };
+  }
+  if (table.exact[slot] !== 1) return scanHistory(db, universityId, input);
+  const start = table.starts[slot] as number;
+  const total = (table.starts[slot + 1] as number) - start;
+  const offset = (page - 1) * limit;
+  const entries: number[] = [];
+  for (let k = offset; k < Math.min(total, offset + limit); k++) entries.push(start + k);
+  return { data: new HistoryJson(table, entries), meta: { page, limit, total } };
+}
