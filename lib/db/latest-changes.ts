@@ -7,8 +7,9 @@ export const MAX_LOGGED_UNIVERSITIES = 1_000;
 export const LOGGED_GENERATIONS = 1_000;
 
 /**
- * Logs, for the data generation the write `trx` has just bumped to, the universities whose row of `latest_scans`
- * it may have changed (`latest_scan_changes`, migration 012): `0` alone when none. Call it after `bumpGeneration`,
+ * Logs, for the data generation the write `trx` has just bumped to, the universities whose completed scans it wrote,
+ * so whose row of `latest_scans` and whose history it may have changed (`latest_scan_changes`, migration 012): `0`
+ * alone when none. Call it after `bumpGeneration`,
  * inside the same transaction, for a write that changed no university; a write that names more than
  * `MAX_LOGGED_UNIVERSITIES` is not logged. Log rows older than `LOGGED_GENERATIONS` go.
  */

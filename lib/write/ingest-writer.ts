@@ -174,7 +174,7 @@ export class IngestWriter {
     if (this.writing && this.changed) {
       await refreshLatest(this.trx, this.touched);
       await bumpGeneration(this.trx, { universities: this.universitiesChanged });
-      // Rankings kept in memory are then patched with the touched universities, not read again whole.
+      // Rankings and histories kept in memory are then patched with the touched universities, not read again whole.
       if (!this.universitiesChanged) await logLatestChanges(this.trx, this.touched);
     }
     await wakeDataTriggers(this.trx);
