@@ -22,6 +22,9 @@ const DELTA = ASCII.encode(',"delta":');
 /** The most bytes a change takes: its head, `null` or a score, `,"b":`, a score, `,"delta":`, `-99.9`, `}`. */
 const CHANGE_ROOM = Math.max(...CHANGE_HEADS.map((h) => h.length)) + 4 + B.length + 4 + DELTA.length + 5 + 1;
 
+/** The changes' weights while they are put in order (|delta| in tenths, -1 one-sided). */
+const WEIGHTS = new Int16Array(SCORE_NAMES.length);
+
 /** `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`: a side of the diff. */
 const side = (row: ScanRow, texts: UniversityTexts, slot: number): string =>
   `{"id":${Number(row.id)},"university":{${universityAt(texts, slot)}},"completed_at":${JSON.stringify(row.completed_at ?? "")}` +
@@ -32,8 +35,9 @@ const side = (row: ScanRow, texts: UniversityTexts, slot: number): string =>
  * the core's order (largest |delta| first, one-sided ones last, ties in catalogue order), its summary and checks.
  */
 class ScanDiffJson extends JsonWriter {
-  /** Score indexes of the changes, in the answer's order. */
-  readonly #order: number[] = [];
+  /** Score indexes of the changes, in the answer's order: the first `#changes`. */
+  readonly #order = new Uint8Array(SCORE_NAMES.length);
+  readonly #changes: number;
   readonly #tail: string;
   #text: string | undefined;
   constructor(
@@ -44,29 +48,44 @@ class ScanDiffJson extends JsonWriter {
   ) {
     super();
     const order = this.#order;
-    const weight: number[] = [];
-    const summary = { improved: 0, declined: 0, unchanged: 0, not_comparable: 0 };
+    const weight = WEIGHTS;
+    let n = 0;
+    let improved = 0;
+    let declined = 0;
+    let unchanged = 0;
+    let oneSided = 0;
     for (let i = 0; i < a.length; i++) {
       const ca = a[i] as number;
       const cb = b[i] as number;
       if (ca === NULL_CODE && cb === NULL_CODE) continue;
-      const oneSided = ca === NULL_CODE || cb === NULL_CODE;
-      const delta = cb - ca;
-      const w = oneSided ? -1 : Math.abs(delta);
-      if (oneSided) summary.not_comparable++;
-      else if (delta > 0) summary.improved++;
-      else if (delta < 0) summary.declined++;
-      else summary.unchanged++;
+      let w: number;
+      if (ca === NULL_CODE || cb === NULL_CODE) {
+        oneSided++;
+        w = -1;
+      } else {
+        const delta = cb - ca;
+        if (delta > 0) improved++;
+        else if (delta < 0) declined++;
+        else unchanged++;
+        w = delta < 0 ? -delta : delta;
+      }
       // Inserted after every change of a weight as large: largest first, ties in catalogue order (34 at most).
-      let at = order.length;
-      while (at > 0 && (weight[at - 1] as number) < w) at--;
-      order.splice(at, 0, i);
-      weight.splice(at, 0, w);
+      let at = n++;
+      while (at > 0 && (weight[at - 1] as number) < w) {
+        weight[at] = weight[at - 1] as number;
+        order[at] = order[at - 1] as number;
+        at--;
+      }
+      weight[at] = w;
+      order[at] = i;
     }
-    this.#tail = `],"summary":${JSON.stringify(summary)},"checks":${checks}}`;
+    this.#changes = n;
+    this.#tail =
+      `],"summary":{"improved":${improved},"declined":${declined},"unchanged":${unchanged},` +
+      `"not_comparable":${oneSided}},"checks":${checks}}`;
   }
   get room(): number {
-    return (this.head.length + this.#tail.length) * 3 + 1 + this.#order.length * (CHANGE_ROOM + 1);
+    return (this.head.length + this.#tail.length) * 3 + 1 + this.#changes * (CHANGE_ROOM + 1);
   }
   get text(): string {
     this.#text ??= writtenText(this);
@@ -76,7 +95,7 @@ class ScanDiffJson extends JsonWriter {
     const { a, b } = this;
     at += utf8Write(out, this.head, at);
     out[at++] = 0x5b; // [
-    for (let k = 0; k < this.#order.length; k++) {
+    for (let k = 0; k < this.#changes; k++) {
       const i = this.#order[k] as number;
       if (k > 0) out[at++] = 0x2c; // ,
       at = putBytes(CHANGE_HEADS[i] as Uint8Array, out, at);
