@@ -11,6 +11,7 @@ import {
   walkScanHistory,
   writeRecords,
 } from "../../lib/index.ts";
+import { type HistoryRow, historiesAfter, historiesOf } from "../../lib/queries/scan-history.ts";
 import { binBounds, binOf } from "../../lib/queries/score-distribution.ts";
 import type { RankedScoreName } from "../../lib/scores/catalogue.ts";
 import { round1 } from "../../lib/scores/derive.ts";
@@ -105,6 +106,31 @@ describeEachDatabase("explorer queries", (get) => {
     }
     const e = await walkScanHistory(db(), 999_999, null, 2).catch((x) => x);
     expect((e as UnirankError).code).toBe("NOT_FOUND");
+  });
+
+  test("every history read in batches of any size: each university whole, in order, as its own history", async () => {
+    const universities = (await db().selectFrom("universities").select("id").orderBy("id").execute()).map(
+      (u) => Number(u.id),
+    );
+    const expected: { university: number; id: number }[] = [];
+    for (const id of universities) {
+      for (const e of (await scanHistory(db(), id)).data) expected.push({ university: id, id: e.id });
+    }
+    expect(expected.length).toBeGreaterThan(10);
+    const one = (r: HistoryRow) => ({ university: Number(r.university_id), id: Number(r.id) });
+    expect((await historiesOf(db(), universities)).map(one)).toEqual(expected);
+    // Batches smaller than one university's scans (it is then read whole, alone), as large, and larger.
+    for (const limit of [1, 2, 3, 5, 8, 1000]) {
+      const read: { university: number; id: number }[] = [];
+      let statements = 0;
+      for (let after: number | null = 0; after !== null; statements++) {
+        const batch: { rows: HistoryRow[]; next: number | null } = await historiesAfter(db(), after, limit);
+        read.push(...batch.rows.map(one));
+        after = batch.next;
+      }
+      expect(read).toEqual(expected);
+      expect(statements).toBeLessThan(universities.length + 2);
+    }
   });
 
   test("history: an unknown university is NOT_FOUND", async () => {
