@@ -46,7 +46,7 @@ interface Memo<V> {
 export function generationMemo<V>(
   build: (db: DB, key: string) => Promise<V>,
   options: GenerationMemoOptions<V> = {},
-): (db: DB, key: string) => Promise<V> {
+): GenerationMemo<V> {
   const { weight = () => 1, maxWeight = Number.POSITIVE_INFINITY, follows = "data", patch } = options;
   const memos = new WeakMap<DB, Memo<V>>();
   // Only a memo that evicts keeps its values in the order of their use.
@@ -83,7 +83,8 @@ export function generationMemo<V>(
     }
   };
 
-  return async (db, key) => {
+  /** This generation's entry of `key`: held, or its build (or patch) started, and kept once done. */
+  const entryOf = async (db: DB, key: string): Promise<Entry<V>> => {
     // Read the generation before the data, so a value is never labelled newer than what it holds.
     const generation = (await currentGenerations(db))[follows];
     let memo = memos.get(db);
@@ -103,29 +104,52 @@ export function generationMemo<V>(
         memo.values.delete(key); // most recently used last
         memo.values.set(key, held);
       }
-      return held.built ? held.built.value : held.value;
+      return held;
     }
     const current = memo;
     const before = current.earlier.get(key);
     if (before) current.earlier.delete(key);
-    const entry: Entry<V> = {
-      value: before && before.generation < generation ? patched(db, key, before, generation) : build(db, key),
-      generation,
-      weight: 0,
-    };
+    const made =
+      before && before.generation < generation ? patched(db, key, before, generation) : build(db, key);
+    const entry: Entry<V> = { value: made, generation, weight: 0 };
+    entry.value = made.then(
+      (value) => {
+        if (current.values.get(key) === entry) {
+          entry.built = { value };
+          entry.weight = weight(value);
+          evict(current, key);
+        }
+        return value;
+      },
+      (e) => {
+        if (current.values.get(key) === entry) current.values.delete(key);
+        throw e;
+      },
+    );
     current.values.set(key, entry);
-    let value: V;
-    try {
-      value = await entry.value;
-    } catch (e) {
-      if (current.values.get(key) === entry) current.values.delete(key);
-      throw e;
-    }
-    if (current.values.get(key) === entry) {
-      entry.built = { value };
-      entry.weight = weight(value);
-      evict(current, key);
-    }
-    return value;
+    return entry;
   };
+
+  const memo = async (db: DB, key: string): Promise<V> => {
+    const entry = await entryOf(db, key);
+    return entry.built ? entry.built.value : entry.value;
+  };
+  memo.ifBuilt = async (db: DB, key: string): Promise<V | null> => {
+    const entry = await entryOf(db, key);
+    if (entry.built) return entry.built.value;
+    // Being built or patched: nobody waits for it here, and a failure is forgotten as ever.
+    entry.value.catch(() => {});
+    return null;
+  };
+  return memo;
+}
+
+/** A memo: its value of a key for the current generation, built or patched when there is none yet. */
+export interface GenerationMemo<V> {
+  (db: DB, key: string): Promise<V>;
+  /**
+   * The value if this generation's is built already; else null, with its build (or patch) started or under way,
+   * for a caller that has another way to answer meanwhile.
+   */
+  ifBuilt(db: DB, key: string): Promise<V | null>;
 }

@@ -1,7 +1,7 @@
 import type { DB } from "../../../lib/index.ts";
 import { HISTORY_SCORES, type ScanHistoryInput, scanHistory } from "../../../lib/queries/scan-history.ts";
 import { putBytes, utf8Write } from "./answer-body.ts";
-import { HISTORY_STRIDE, type HistoryTable, historyTableOf } from "./history-table.ts";
+import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
 import { writeIsoSeconds } from "./iso-seconds.ts";
 import { JsonArray } from "./json-text.ts";
 import { TenthsMembers } from "./tenths.ts";
@@ -47,7 +47,7 @@ class HistoryJson extends JsonArray<number> {
 
 /**
  * The HTTP fast path of v2 `/universities/{id}/history` (by page): the core's `scanHistory`, its page cut from
- * every university's history kept in memory (`history-table.ts`); a university with no completed scan that the
+ * every university's history kept in memory (`history-table.ts`), once built (the core answers meanwhile); a university with no completed scan that the
  * list's rows hold has an empty history. A university that neither holds (unknown, or a write in between), or
  * whose history the codes cannot say exactly, is read by the core. The bytes equal `JSON.stringify` of the core's
  * answer (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
@@ -55,7 +55,8 @@ class HistoryJson extends JsonArray<number> {
 export async function splicedScanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
   const page = input.page ?? 1;
   const limit = input.limit ?? 100;
-  const table = await historyTableOf(db);
+  const table = await builtHistoryTableOf(db);
+  if (table === null) return scanHistory(db, universityId, input);
   const slot = slotOf(table, universityId);
   if (slot < 0) {
     const texts = await universityTextsOf(db);
