@@ -83,10 +83,8 @@ export function generationMemo<V>(
     }
   };
 
-  /** This generation's entry of `key`: held, or its build (or patch) started, and kept once done. */
-  const entryOf = async (db: DB, key: string): Promise<Entry<V>> => {
-    // Read the generation before the data, so a value is never labelled newer than what it holds.
-    const generation = (await currentGenerations(db))[follows];
+  /** The entry of `key` for `generation`: held, or its build (or patch) started, and kept once done. */
+  const entryAt = (db: DB, key: string, generation: number): Entry<V> => {
     let memo = memos.get(db);
     if (!memo || memo.generation !== generation) {
       // With `patch`, the values not asked for since their generation wait to be patched when they are; not
@@ -130,12 +128,13 @@ export function generationMemo<V>(
     return entry;
   };
 
+  // Each reads the generation before the data, so a value is never labelled newer than what it holds.
   const memo = async (db: DB, key: string): Promise<V> => {
-    const entry = await entryOf(db, key);
+    const entry = entryAt(db, key, (await currentGenerations(db))[follows]);
     return entry.built ? entry.built.value : entry.value;
   };
   memo.ifBuilt = async (db: DB, key: string): Promise<V | null> => {
-    const entry = await entryOf(db, key);
+    const entry = entryAt(db, key, (await currentGenerations(db))[follows]);
     if (entry.built) return entry.built.value;
     // Being built or patched: nobody waits for it here, and a failure is forgotten as ever.
     entry.value.catch(() => {});
