@@ -21,23 +21,24 @@ export async function universityRowsJson(
   ids: readonly number[],
   texts: UniversityTexts,
 ): Promise<JsonRows> {
-  const rows: (string | null)[] = new Array(ids.length);
+  const rows: (string | null)[] = [];
   const others: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
     const slot = slotOf(texts, id);
-    if (slot >= 0) rows[i] = universityRowAt(texts, slot);
+    if (slot >= 0) rows.push(universityRowAt(texts, slot));
     else {
-      rows[i] = null;
+      rows.push(null);
       others.push(id);
     }
   }
-  if (others.length > 0) {
-    const read = new Map((await universitiesByIds(db, others)).map((u) => [Number(u.id), JSON.stringify(u)]));
-    ids.forEach((id, i) => {
-      if (rows[i] === null) rows[i] = read.get(id) ?? null;
-    });
+  // Every row from the texts, as almost always: no second pass.
+  if (others.length === 0) return new JsonRows(rows as string[]);
+  const read = new Map((await universitiesByIds(db, others)).map((u) => [Number(u.id), JSON.stringify(u)]));
+  const kept: string[] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const row = rows[i] ?? read.get(ids[i] as number);
+    if (row !== undefined) kept.push(row);
   }
-  const kept = rows.filter((r): r is string => r !== null);
   return new JsonRows(kept);
 }
