@@ -13,3 +13,23 @@ export function tenthsCode(value: number | null): number {
   const k = Math.round(value * 10);
   return k >= 0 && k <= 1000 && k / 10 === value ? k : -1;
 }
+
+/**
+ * The codes of `values[name]` for each of `names`, written at `out[at]` on: `NULL_CODE` for a null or missing value,
+ * and for one a code cannot say (the answer is then false). `values` null: every value null.
+ */
+export function putTenthsCodes(
+  values: Readonly<Record<string, unknown>> | null,
+  names: readonly string[],
+  out: Uint16Array,
+  at: number,
+): boolean {
+  let exact = true;
+  for (let i = 0; i < names.length; i++) {
+    const value = values?.[names[i] as string];
+    const code = tenthsCode(value == null ? null : Number(value));
+    if (code < 0) exact = false;
+    out[at + i] = code < 0 ? NULL_CODE : code;
+  }
+  return exact;
+}

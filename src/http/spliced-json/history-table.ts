@@ -7,7 +7,7 @@ import {
   historiesAfter,
   historiesOf,
 } from "../../../lib/queries/scan-history.ts";
-import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
+import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { pacedBatches } from "./build-batches.ts";
 import { isoSeconds } from "./iso-seconds.ts";
 import { room } from "./text-column.ts";
@@ -62,17 +62,14 @@ class HistoryTableBuilder {
       this.#scanId = room(this.#scanId, entry + 1);
       this.#seconds = room(this.#seconds, entry + 1);
       this.#tenths = room(this.#tenths, (entry + 1) * HISTORY_STRIDE);
-      this.#scanId[entry] = Number(row.id);
+      const scanId = Number(row.id);
       const seconds = isoSeconds(String(row.completed_at));
-      let exact = seconds >= 0 && Number.isSafeInteger(Number(row.id)) && Number(row.id) <= 0x7fff_ffff;
+      this.#scanId[entry] = scanId;
       this.#seconds[entry] = Math.max(seconds, 0);
-      for (let i = 0; i < HISTORY_STRIDE; i++) {
-        const value = row[HISTORY_SCORES[i] as string];
-        const code = tenthsCode(value == null ? null : Number(value));
-        if (code < 0) exact = false;
-        this.#tenths[entry * HISTORY_STRIDE + i] = code < 0 ? NULL_CODE : code;
+      const exact = putTenthsCodes(row, HISTORY_SCORES, this.#tenths, entry * HISTORY_STRIDE);
+      if (!exact || seconds < 0 || !Number.isSafeInteger(scanId) || scanId > 0x7fff_ffff) {
+        this.#exact[this.#slots - 1] = 0;
       }
-      if (!exact) this.#exact[this.#slots - 1] = 0;
     }
   }
 

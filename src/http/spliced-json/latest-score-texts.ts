@@ -5,7 +5,7 @@ import {
   latestScoresOf,
   type UniversityLatestScores,
 } from "../../../lib/queries/university-scores.ts";
-import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
+import { NULL_CODE, putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
 import type { JsonWriter } from "./json-text.ts";
 import { MembersWithin, TenthsMembers, tenthsJson } from "./tenths.ts";
@@ -80,14 +80,10 @@ class ScoreTableBuilder {
     this.#profile[slot] = profileCode(scan?.profile ?? null);
     this.#completedAt.set(slot, scan === null ? "" : JSON.stringify(scan.completed_at));
     // A scan whose scores row is missing: the core answers it.
-    let exact = scan !== null && scores === null ? 0 : 1;
-    const values = scores as unknown as Record<string, number | null> | null;
-    for (let i = 0; i < STRIDE; i++) {
-      const code = tenthsCode(values?.[SCORE_NAMES[i] as string] ?? null);
-      if (code < 0) exact = 0;
-      this.#tenths[slot * STRIDE + i] = code < 0 ? NULL_CODE : code;
-    }
-    this.#exact[slot] = exact;
+    const missing = scan !== null && scores === null;
+    const values = scores as unknown as Record<string, unknown> | null;
+    const exact = putTenthsCodes(values, SCORE_NAMES, this.#tenths, slot * STRIDE);
+    this.#exact[slot] = exact && !missing ? 1 : 0;
   }
   build(count: number): LatestScoreTexts {
     return {

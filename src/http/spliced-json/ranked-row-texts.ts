@@ -6,7 +6,7 @@ import {
   rankedDetailsAfter,
   rankedDetailsOf,
 } from "../../../lib/queries/ranked-details.ts";
-import { NULL_CODE, tenthsCode } from "../../../lib/scores/tenths.ts";
+import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
 import { flat, JsonRows } from "./json-text.ts";
 import { TenthsMembers } from "./tenths.ts";
@@ -84,12 +84,7 @@ class ColumnsBuilder {
   set(slot: number, details: RankedDetails): void {
     const stride = COMPOSITES.length;
     this.#composites = room(this.#composites, (slot + 1) * stride);
-    let exact = true;
-    for (const [i, name] of COMPOSITES.entries()) {
-      const code = tenthsCode(details.composites[name]);
-      if (code < 0) exact = false;
-      this.#composites[slot * stride + i] = code < 0 ? NULL_CODE : code;
-    }
+    const exact = putTenthsCodes(details.composites, COMPOSITES, this.#composites, slot * stride);
     this.#inexactComposites.set(slot, exact ? "" : members(details.composites));
     this.#scanDate = room(this.#scanDate, slot + 1);
     this.#scanDate[slot] = scanDateCode(details.scan.scan_date);

@@ -1,6 +1,6 @@
 import { type DB, getScan, SCORE_NAMES } from "../../../lib/index.ts";
 import { type ScanRow, scanRows } from "../../../lib/queries/get-scan.ts";
-import { tenthsCode } from "../../../lib/scores/tenths.ts";
+import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { JsonText } from "./json-text.ts";
 import { scoresWithin } from "./latest-score-texts.ts";
 import { slotOf } from "./text-column.ts";
@@ -8,15 +8,8 @@ import { keptUniversityRefs, universityAt, universityTextsOf } from "./universit
 
 /** The codes of a completed scan's scores, in catalogue order; null when one is not a tenth (the core says it). */
 export function scanScoreCodes(row: ScanRow): Uint16Array | null {
-  const values = row as unknown as Record<string, number | null>;
   const codes = new Uint16Array(SCORE_NAMES.length);
-  for (let i = 0; i < codes.length; i++) {
-    const value = values[SCORE_NAMES[i] as string];
-    const code = tenthsCode(value == null ? null : Number(value));
-    if (code < 0) return null;
-    codes[i] = code;
-  }
-  return codes;
+  return putTenthsCodes(row as Record<string, unknown>, SCORE_NAMES, codes, 0) ? codes : null;
 }
 
 /**
