@@ -94,19 +94,31 @@ export function orderedPage(
 const SORTED_PLACE = 18;
 const MARKED_PLACE = 10;
 const MARKED_MAP = 4_000;
+/** What a place costs when only the page's least are kept (`leastPlaces`), for pages ending within `LEAST_MOST`. */
+const LEAST_PLACE = 3;
+const LEAST_MOST = 100;
+/** Moves a place may cost `leastPlaces` on average before it gives up for the other ways. */
+const LEAST_MOVES = 4;
 
-/** What `placedPage` costs for `count` places, in nanoseconds (weights measured in docs/performance.md). */
-export const placingCost = (count: number): number =>
-  Math.min(count * SORTED_PLACE, MARKED_MAP + count * MARKED_PLACE);
+/** What `placedPage` costs for `count` places and a page ending at `end`, in nanoseconds (docs/performance.md). */
+export const placingCost = (count: number, end: number): number =>
+  end <= LEAST_MOST ? count * LEAST_PLACE : Math.min(count * SORTED_PLACE, MARKED_MAP + count * MARKED_PLACE);
 
 /**
  * The rows at the `offset`-th to the `end`-th (exclusive) least of `places`, a place given more than once counted
- * once: the places sorted (in place), or marked on a bit map of every place and read from its start to the page's
- * end, whichever `placingCost` makes cheaper.
+ * once: for a page ending within `LEAST_MOST`, the least kept as the places come (`leastPlaces`); otherwise, or
+ * when that gives up, the places sorted (in place), or marked on a bit map of every place and read from its start
+ * to the page's end, whichever costs less.
  */
 export function placedPage(order: SearchOrder, places: Int32Array, offset: number, end: number): number[] {
   const rows: number[] = [];
   if (offset >= end) return rows;
+  const least = end <= LEAST_MOST ? leastPlaces(places, end) : null;
+  if (least !== null) {
+    for (let i = Math.max(0, offset); i < least.length; i++)
+      rows.push(order.rows[least[i] as number] as number);
+    return rows;
+  }
   const count = places.length;
   let seen = 0;
   if (count * SORTED_PLACE <= MARKED_MAP + count * MARKED_PLACE) {
@@ -136,4 +148,30 @@ export function placedPage(order: SearchOrder, places: Int32Array, offset: numbe
     }
   }
   return rows;
+}
+
+/**
+ * The `end` least distinct places of `places` (fewer when there are fewer), ascending: each place is compared with
+ * the largest kept and, when less, put in its place among them. Null when the places come in so nearly descending
+ * an order that the moves pass `LEAST_MOVES` a place.
+ */
+function leastPlaces(places: Int32Array, end: number): Int32Array | null {
+  const kept = new Int32Array(end);
+  let n = 0;
+  let moves = places.length * LEAST_MOVES;
+  for (let i = 0; i < places.length; i++) {
+    const place = places[i] as number;
+    if (n === end && place >= (kept[end - 1] as number)) continue;
+    let at = n;
+    while (at > 0 && (kept[at - 1] as number) > place) at--;
+    if (at > 0 && kept[at - 1] === place) continue;
+    // Full: the largest kept makes room.
+    const last = n < end ? n : end - 1;
+    moves -= last - at;
+    if (moves < 0) return null;
+    for (let m = last; m > at; m--) kept[m] = kept[m - 1] as number;
+    kept[at] = place;
+    if (n < end) n++;
+  }
+  return n < end ? kept.subarray(0, n) : kept;
 }

@@ -80,3 +80,32 @@ test("placedPage: places given more than once count once, sorted or marked", () 
     }
   }
 });
+
+test("placedPage: a short page's least places kept as they come, in any order of the places, or placed otherwise", () => {
+  const n = 5000;
+  const order = shuffled(n, 5);
+  const chosen = shuffled(n, 9).rows.slice(0, 1500);
+  // Each place twice, the second time right after or far from the first.
+  const given = [...chosen, ...chosen.slice(0, 700), ...chosen.slice(0, 800).reverse()];
+  const want = [...chosen].sort((a, b) => a - b).map((place) => order.rows[place] as number);
+  const ascending = Int32Array.from(given).sort();
+  const arrangements = {
+    shuffled: Int32Array.from(given),
+    ascending,
+    descending: ascending.slice().reverse(),
+  };
+  for (const [arranged, places] of Object.entries(arrangements)) {
+    for (const [offset, end] of [
+      [0, 1],
+      [0, 20],
+      [19, 20],
+      [80, 100],
+      [0, 101],
+      [90, 400],
+      [1490, 1520],
+    ] as const) {
+      const got = placedPage(order, places.slice(), offset, end);
+      expect({ arranged, offset, end, got }).toEqual({ arranged, offset, end, got: want.slice(offset, end) });
+    }
+  }
+});
