@@ -265,13 +265,19 @@ export function suffixRange(
   const { suffixes } = order;
   let lo = 0;
   let hi = suffixes.length;
+  // The least place seen past the key: where the second search may stop.
+  let past = suffixes.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareKey(bytes, suffixes[mid] as number, key, separator) < 0) lo = mid + 1;
-    else hi = mid;
+    const c = compareKey(bytes, suffixes[mid] as number, key, separator);
+    if (c < 0) lo = mid + 1;
+    else {
+      if (c > 0 && mid < past) past = mid;
+      hi = mid;
+    }
   }
   const from = lo;
-  hi = suffixes.length;
+  hi = past;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     if (compareKey(bytes, suffixes[mid] as number, key, separator) <= 0) lo = mid + 1;
