@@ -100,7 +100,7 @@ function keySignature(needle: Uint8Array): Int32Array {
   return out;
 }
 
-/** Whether the text at `row` may hold the key of `key` (its pair bits): false means it does not. */
+/** Whether the text at `row` may hold a key whose pair bits are `key`: false means it does not. */
 function mayHold(signatures: Int32Array, row: number, key: Int32Array): boolean {
   const at = row * SIGNATURE_WORDS;
   for (let w = 0; w < SIGNATURE_WORDS; w++) {

@@ -165,7 +165,7 @@ function leastPlaces(places: Int32Array, end: number): Int32Array | null {
     let at = n;
     while (at > 0 && (kept[at - 1] as number) > place) at--;
     if (at > 0 && kept[at - 1] === place) continue;
-    // Full: the largest kept makes room.
+    // When all `end` are kept, the largest makes room.
     const last = n < end ? n : end - 1;
     moves -= last - at;
     if (moves < 0) return null;
