@@ -291,11 +291,10 @@ export function searchPageInOrder(
   if ((wanted * inOrder.length) / total <= affordable) {
     const found = new Matches(offset, offset + limit);
     const walked = Math.min(inOrder.length, affordable);
-    const key = keySignature(needle);
-    const { signatures } = index;
+    const bits = keySignature(needle);
     for (let place = 0; place < walked && found.total < wanted; place++) {
       const row = inOrder[place] as number;
-      if (mayHold(signatures, row, key) && textHolds(index, row, needle)) found.add(row);
+      if (textHolds(index, row, needle, bits)) found.add(row);
     }
     if (found.total >= wanted) return { total, rows: found.rows };
   }
@@ -310,14 +309,17 @@ export function searchPageInOrder(
 
 /** The universities of `rows` (ascending) whose text holds `needle`, each searched in place. */
 function rowsHolding(index: SearchIndex, rows: Int32Array, needle: Uint8Array, out: Matches): Matches {
-  const key = keySignature(needle);
-  const { signatures } = index;
-  for (const row of rows) if (mayHold(signatures, row, key) && textHolds(index, row, needle)) out.add(row);
+  const bits = keySignature(needle);
+  for (const row of rows) if (textHolds(index, row, needle, bits)) out.add(row);
   return out;
 }
 
-/** Whether the text of the university at `row` holds `needle`. */
-function textHolds(index: SearchIndex, row: number, needle: Uint8Array): boolean {
+/**
+ * Whether the text of the university at `row` holds `needle`, whose pair bits are `bits` (`keySignature`): its bytes
+ * are searched only when its pair bits cover them.
+ */
+function textHolds(index: SearchIndex, row: number, needle: Uint8Array, bits: Int32Array): boolean {
+  if (!mayHold(index.signatures, row, bits)) return false;
   const { starts } = index;
   const bytes = index.bytes.bytes;
   // The text ends at its separator: the next text's start less one, or the last byte.
