@@ -49,8 +49,9 @@ class HistoryJson extends JsonArray<number> {
  * The HTTP fast path of v2 `/universities/{id}/history` (by page): the core's `scanHistory`, its page cut from
  * every university's history kept in memory (`history-table.ts`) once that is built (the core answers meanwhile);
  * a university with no completed scan that the list's rows hold has an empty history. A university that neither
- * holds (unknown, or a write in between), or whose history the codes cannot say exactly, is read by the core. The bytes equal `JSON.stringify` of the core's
- * answer (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
+ * holds (unknown, or a write in between), or whose history the codes cannot say exactly, is read by the core. The
+ * bytes equal `JSON.stringify` of the core's answer (test/db/spliced-json.test.ts); why it exists is in
+ * docs/performance.md.
  */
 export async function splicedScanHistory(db: DB, universityId: number, input: ScanHistoryInput = {}) {
   const page = input.page ?? 1;
