@@ -11,7 +11,7 @@ const mb = () => Math.round(process.memoryUsage.rss() / 1048576);
 
 async function once(withSteward: boolean): Promise<void> {
   Bun.gc(true);
-  const stop = withSteward ? startMemorySteward(16, 20) : () => {};
+  const stop = withSteward ? startMemorySteward(16, { everyMs: 20 }) : () => {};
   let junk: string[][] = [];
   for (let i = 0; i < 60; i++)
     junk.push(Array.from({ length: 50_000 }, (_, j) => `${i}:${j}:${"x".repeat(24)}`));

@@ -27,7 +27,7 @@ import type { AppContext } from "./http/context.ts";
 import { observers } from "./http/observer.ts";
 import { createViewTokens } from "./http/view-tokens.ts";
 import type { LogFunction, Logger } from "./logger.ts";
-import { startMemorySteward } from "./memory-steward.ts";
+import { garbagePacer, startMemorySteward } from "./memory-steward.ts";
 import type { ServerMetrics } from "./metrics.ts";
 import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
 import { VERSION } from "./version.ts";
@@ -147,10 +147,13 @@ export async function startServer(
   // Nothing is answered before the app exists; an early request waits for it.
   ready.promise.catch(() => {});
   const released = answersPerTurn();
+  // Collections paced to the garbage answers make (src/memory-steward.ts); the steward's switch turns it off too.
+  const pace = config.gcHeadroomMb > 0 ? garbagePacer() : () => {};
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,
     fetch(request, srv) {
+      pace();
       const answer = (a: UnirankApp) =>
         draining
           ? a.refuse(request, "The server is shutting down; try again shortly")

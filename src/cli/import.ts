@@ -107,8 +107,9 @@ export function registerImport(program: Command): void {
         result = await withDatabase(
           opts,
           async ({ db, core, config }) => {
-            // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB.
-            const stopSteward = startMemorySteward(config.gcHeadroomMb);
+            // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB with the
+            // steward; with its pacer too, 278–302 → 266–272 MB at 100,000 universities (docs/performance.md).
+            const stopSteward = startMemorySteward(config.gcHeadroomMb, { paced: true });
             try {
               return await core.importRecords(
                 db,

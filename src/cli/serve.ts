@@ -78,7 +78,7 @@ export function registerServe(program: Command): void {
     )
     .option(
       "--gc-headroom <mb>",
-      "MB the resident size may grow past its last post-collection size before a full collection, 0 = off (env UNIRANK_GC_HEADROOM_MB; default 32)",
+      "MB the resident size may grow past its last post-collection size before a full collection; 0 = off, and no collections paced to the load (env UNIRANK_GC_HEADROOM_MB; default 32)",
       wholeNumber("gc headroom", 65_536),
     )
     .option(

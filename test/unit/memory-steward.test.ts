@@ -1,5 +1,10 @@
 import { expect, test } from "bun:test";
-import { memorySteward, startMemorySteward } from "../../src/memory-steward.ts";
+import {
+  GARBAGE_PACE_MS,
+  garbagePacer,
+  memorySteward,
+  startMemorySteward,
+} from "../../src/memory-steward.ts";
 
 const MB = 1024 * 1024;
 
@@ -13,6 +18,10 @@ function fakeRuntime(start: number) {
     collect: () => {
       runtime.collections++;
       runtime.size = runtime.afterCollect;
+    },
+    soon: 0,
+    collectSoon: () => {
+      runtime.soon++;
     },
   };
   return runtime;
@@ -54,7 +63,53 @@ test("the floor follows the resident size down", () => {
 
 test("a headroom of 0 starts nothing", () => {
   const rt = fakeRuntime(100);
-  const stop = startMemorySteward(0, 1, rt);
+  const stop = startMemorySteward(0, { everyMs: 1, paced: true, runtime: rt });
   stop();
   expect(rt.collections).toBe(0);
+  expect(rt.soon).toBe(0);
+});
+
+test("the pacer asks for a collection at most once every period of work, the first call at once", () => {
+  let now = 1000;
+  let asked = 0;
+  const pace = garbagePacer(
+    20,
+    () => asked++,
+    () => now,
+  );
+  pace();
+  expect(asked).toBe(1);
+  for (const t of [1001, 1010, 1019.9]) {
+    now = t;
+    pace();
+  }
+  expect(asked).toBe(1);
+  now = 1020;
+  pace();
+  expect(asked).toBe(2);
+  // However long the pause since: one ask, and the period counts from it.
+  now = 5000;
+  pace();
+  pace();
+  expect(asked).toBe(3);
+  now = 5019;
+  pace();
+  expect(asked).toBe(3);
+});
+
+test("a paced steward asks for collections from a timer while it runs, and not once stopped", async () => {
+  const rt = fakeRuntime(100);
+  const stop = startMemorySteward(64, { paced: true, runtime: rt });
+  await Bun.sleep(GARBAGE_PACE_MS * 5);
+  stop();
+  const asked = rt.soon;
+  expect(asked).toBeGreaterThanOrEqual(2);
+  await Bun.sleep(GARBAGE_PACE_MS * 3);
+  expect(rt.soon).toBe(asked);
+  // Unpaced (a server, which paces from its request path): no asks.
+  const quiet = fakeRuntime(100);
+  const stopQuiet = startMemorySteward(64, { runtime: quiet });
+  await Bun.sleep(GARBAGE_PACE_MS * 3);
+  stopQuiet();
+  expect(quiet.soon).toBe(0);
 });
