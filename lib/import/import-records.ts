@@ -184,6 +184,8 @@ export async function importRecords(
         progress();
       }
       await writer.finish();
+      // A signal heard while the writer finished (its refresh lets the event loop run) still undoes everything.
+      if (options.signal?.aborted) throw new ImportAbortedError();
       result.universities = writer.universities;
       result.scans = writer.scans;
       result.deliveries = writer.deliveries;

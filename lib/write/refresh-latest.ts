@@ -2,6 +2,7 @@ import { sql } from "kysely";
 import { capabilitiesOf } from "../db/capabilities.ts";
 import type { DB } from "../schema/database.ts";
 import { RANKED_SCORES } from "../scores/catalogue.ts";
+import { letOthersRun } from "../steps/run-steps.ts";
 
 const CHUNK = 500;
 
@@ -14,7 +15,12 @@ const CHUNK = 500;
 export async function refreshLatest(db: DB, universityIds?: Iterable<number>): Promise<void> {
   const ids = universityIds === undefined ? undefined : [...new Set(universityIds)];
   if (ids === undefined) return refreshChunk(db, undefined);
-  for (let i = 0; i < ids.length; i += CHUNK) await refreshChunk(db, ids.slice(i, i + CHUNK));
+  for (let i = 0; i < ids.length; i += CHUNK) {
+    // Between chunks the event loop runs: an import's refresh of 100,000 universities is 200 chunks, whose garbage
+    // the process collects meanwhile, and its timers and signals are heard (docs/performance.md).
+    if (i > 0) await letOthersRun();
+    await refreshChunk(db, ids.slice(i, i + CHUNK));
+  }
 }
 
 async function refreshChunk(db: DB, ids: number[] | undefined): Promise<void> {

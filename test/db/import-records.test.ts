@@ -314,4 +314,25 @@ describeEachDatabase("import", (get) => {
     expect(await count("universities")).toBe(0);
     expect(await count("scans")).toBe(0);
   });
+
+  test("a signal heard while the writer finishes (its refresh lets the event loop run) leaves nothing", async () => {
+    const { db } = get();
+    const abort = new AbortController();
+    // 1,200 universities: the refresh of latest_scans goes in three chunks, with the event loop run between them.
+    async function* records() {
+      for (let i = 0; i < 1200; i++) {
+        yield uni(`u${i}.example`);
+        yield scan(`f${i}`, `u${i}.example`);
+      }
+      // After the last record: no check of the record loop sees it, only one after the writer's finish.
+      setImmediate(() => abort.abort());
+    }
+    await expect(
+      importRecords(db, [{ name: "gen", records: records() }], { signal: abort.signal }),
+    ).rejects.toThrow(/interrupted/);
+    expect(abort.signal.aborted).toBe(true);
+    expect(await count("universities")).toBe(0);
+    expect(await count("scans")).toBe(0);
+    expect(await count("latest_scans")).toBe(0);
+  });
 });
