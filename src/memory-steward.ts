@@ -37,7 +37,7 @@ const bunRuntime: StewardRuntime = {
 /**
  * How often work asks the runtime for a collection (`garbagePacer`). Left to itself, the runtime lets the heap grow
  * by about what it held after its last collection before the next: a server holding 100 MB of tables swung
- * 100–150 MB above them under load. Asked every 20 ms it stays within 10–20 MB of them, at no measured cost a
+ * 100–150 MB above them under load. Asked every 20 ms, it stayed within 30–55 MB of them, at no measured cost a
  * request; asked every 10 ms, requests cost more (docs/performance.md).
  */
 export const GARBAGE_PACE_MS = 20;

@@ -108,7 +108,7 @@ export function registerImport(program: Command): void {
           opts,
           async ({ db, core, config }) => {
             // The import makes garbage fast (a record a few microseconds): peak RSS 290–318 → 237–266 MB with the
-            // steward; with its pacer too, 278–302 → 266–272 MB at 100,000 universities (docs/performance.md).
+            // steward; with its pacer (and the final refresh letting it run), 253–266 MB (docs/performance.md).
             const stopSteward = startMemorySteward(config.gcHeadroomMb, { paced: true });
             try {
               return await core.importRecords(
