@@ -65,8 +65,8 @@ export interface StewardOptions {
   /** How often the resident size is looked at; 1000 ms by default. */
   everyMs?: number;
   /**
-   * The pacer called from a timer as well: for a command at work from start to end (an import). A server calls its
-   * own from the request path instead.
+   * A collection asked for every `GARBAGE_PACE_MS` from a timer as well: for a command at work from start to end (an
+   * import). A server calls its pacer from the request path instead.
    */
   paced?: boolean;
   runtime?: StewardRuntime;
@@ -98,8 +98,8 @@ export function startMemorySteward(headroomMb: number, options: StewardOptions =
   const runtime = options.runtime ?? bunRuntime;
   const steward = memorySteward(headroomMb, runtime);
   const timers = [setInterval(() => steward.check(), options.everyMs ?? 1000)];
-  if (options.paced)
-    timers.push(setInterval(garbagePacer(GARBAGE_PACE_MS, runtime.collectSoon), GARBAGE_PACE_MS));
+  // The timer keeps the period itself: the pacer's check would skip a tick that fires a little early.
+  if (options.paced) timers.push(setInterval(() => runtime.collectSoon(), GARBAGE_PACE_MS));
   for (const timer of timers) (timer as { unref?: () => void }).unref?.();
   return () => {
     for (const timer of timers) clearInterval(timer);
