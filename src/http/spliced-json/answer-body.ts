@@ -23,12 +23,6 @@ export const utf8Write: (out: Buffer, text: string, at: number) => number =
     ? (out, text, at) => (out as unknown as { utf8Write(t: string, o: number): number }).utf8Write(text, at)
     : (out, text, at) => out.write(text, at, "utf8");
 
-/** `bytes` copied to `at` of `out`; returns where they end (short constants: a loop costs less than a call). */
-export function putBytes(bytes: Uint8Array, out: Uint8Array, at: number): number {
-  for (let i = 0; i < bytes.length; i++) out[at++] = bytes[i] as number;
-  return at;
-}
-
 /** A writer's text read back from the bytes it writes: one way to say it, for writers that keep no text. */
 export function writtenText(writer: BodyWriter): string {
   const out = Buffer.allocUnsafe(writer.room);

@@ -1,6 +1,7 @@
 import { type CompareParams, type DB, isoDate } from "../../../lib/index.ts";
 import { comparisonEntries, parseIds } from "../../../lib/queries/compare.ts";
-import { putBytes, utf8Write } from "./answer-body.ts";
+import { utf8Write } from "./answer-body.ts";
+import { AsciiText, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { JsonArray, type JsonWriter } from "./json-text.ts";
 import {
   type LatestScoreTexts,
@@ -61,11 +62,10 @@ function entryOf(
 
 const OPEN = '{"university":{';
 const SCORES = ',"scores":{';
-const ASCII = new TextEncoder();
-const OPEN_BYTES = ASCII.encode(OPEN);
+const OPEN_TEXT = new AsciiText(OPEN);
 /** `},"scan_date":`: what follows the university's reference, up to the date. */
-const AFTER_UNIVERSITY = ASCII.encode('},"scan_date":');
-const SCORES_BYTES = ASCII.encode(SCORES);
+const AFTER_UNIVERSITY = new AsciiText('},"scan_date":');
+const SCORES_TEXT = new AsciiText(SCORES);
 
 /**
  * The comparison's JSON array, written straight into the answer's bytes: the university and date as UTF-8, the
@@ -84,16 +84,17 @@ class ComparisonJson extends JsonArray<string | SplicedEntry> {
   }
   protected itemRoom(e: string | SplicedEntry): number {
     if (typeof e === "string") return e.length * 3;
-    const constants = OPEN_BYTES.length + AFTER_UNIVERSITY.length + SCORES_BYTES.length + 2;
+    const constants = OPEN_TEXT.length + AFTER_UNIVERSITY.length + SCORES_TEXT.length + 2 + WORD_SLACK;
     return constants + (e.university.length + e.date.length) * 3 + SCORE_MEMBERS_ROOM;
   }
   protected writeItem(e: string | SplicedEntry, out: Buffer, at: number): number {
     if (typeof e === "string") return at + utf8Write(out, e, at);
-    at = putBytes(OPEN_BYTES, out, at);
+    const view = wordView(out);
+    at = OPEN_TEXT.write(view, at);
     at += utf8Write(out, e.university, at);
-    at = putBytes(AFTER_UNIVERSITY, out, at);
+    at = AFTER_UNIVERSITY.write(view, at);
     at += utf8Write(out, e.date, at);
-    at = putBytes(SCORES_BYTES, out, at);
+    at = SCORES_TEXT.write(view, at);
     at = writeScoreMembers(this.table, e.slot, out, at);
     out[at++] = 0x7d; // }
     out[at++] = 0x7d; // }

@@ -1,6 +1,7 @@
 import type { DB } from "../../../lib/index.ts";
 import { HISTORY_SCORES, type ScanHistoryInput, scanHistory } from "../../../lib/queries/scan-history.ts";
-import { putBytes, utf8Write } from "./answer-body.ts";
+import { utf8Write } from "./answer-body.ts";
+import { AsciiText, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
 import { writeIsoSeconds } from "./iso-seconds.ts";
 import { JsonArray } from "./json-text.ts";
@@ -8,12 +9,11 @@ import { TenthsMembers } from "./tenths.ts";
 import { slotOf } from "./text-column.ts";
 import { universityTextsOf } from "./university-texts.ts";
 
-const ASCII = new TextEncoder();
-const ID = ASCII.encode('{"id":');
-const COMPLETED_AT = ASCII.encode(',"completed_at":"');
+const ID = new AsciiText('{"id":');
+const COMPLETED_AT = new AsciiText(',"completed_at":"');
 const SCORES = new TenthsMembers(HISTORY_SCORES);
-/** The most bytes an entry takes: its constants, an id of ten digits, a time and the scores. */
-const ENTRY_ROOM = ID.length + 10 + COMPLETED_AT.length + 25 + 2 + SCORES.room + 1;
+/** The most bytes an entry takes: its constants, an id of ten digits, a time, the scores and the words' slack. */
+const ENTRY_ROOM = ID.length + 10 + COMPLETED_AT.length + 25 + 2 + SCORES.room + 1 + WORD_SLACK;
 /** Where entries are written to be read out as text (a cached answer, CSV). */
 const scratch = Buffer.alloc(ENTRY_ROOM);
 
@@ -33,9 +33,10 @@ class HistoryJson extends JsonArray<number> {
   }
   protected writeItem(entry: number, out: Buffer, at: number): number {
     const { table } = this;
-    at = putBytes(ID, out, at);
+    const view = wordView(out);
+    at = ID.write(view, at);
     at += utf8Write(out, String(table.scanId[entry]), at);
-    at = putBytes(COMPLETED_AT, out, at);
+    at = COMPLETED_AT.write(view, at);
     at = writeIsoSeconds(table.seconds[entry] as number, out, at);
     out[at++] = 0x22; // "
     out[at++] = 0x2c; // ,

@@ -2,10 +2,10 @@ import { type DB, SCORE_NAMES, type ScanDiffParams, scanDiff } from "../../../li
 import { type ScanRow, scanRows } from "../../../lib/queries/get-scan.ts";
 import { storedCheckChanges } from "../../../lib/queries/scan-diff.ts";
 import { NULL_CODE } from "../../../lib/scores/tenths.ts";
-import { putBytes, utf8Write, writtenText } from "./answer-body.ts";
+import { utf8Write, writtenText } from "./answer-body.ts";
+import { AsciiText, putSignedTenthsWord, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { JsonWriter } from "./json-text.ts";
 import { scanScoreCodes } from "./spliced-scan.ts";
-import { writeSignedTenths, writeTenths } from "./tenths.ts";
 import { slotOf } from "./text-column.ts";
 import {
   keptUniversityRefs,
@@ -14,11 +14,10 @@ import {
   universityTextsOf,
 } from "./university-texts.ts";
 
-const ASCII = new TextEncoder();
 /** `{"score":"…","a":` of each score, in catalogue order. */
-const CHANGE_HEADS = SCORE_NAMES.map((name) => ASCII.encode(`{"score":${JSON.stringify(name)},"a":`));
-const B = ASCII.encode(',"b":');
-const DELTA = ASCII.encode(',"delta":');
+const CHANGE_HEADS = SCORE_NAMES.map((name) => new AsciiText(`{"score":${JSON.stringify(name)},"a":`));
+const B = new AsciiText(',"b":');
+const DELTA = new AsciiText(',"delta":');
 /** The most bytes a change takes: its head, `null` or a score, `,"b":`, a score, `,"delta":`, `-99.9`, `}`. */
 const CHANGE_ROOM = Math.max(...CHANGE_HEADS.map((h) => h.length)) + 4 + B.length + 4 + DELTA.length + 5 + 1;
 
@@ -85,7 +84,7 @@ class ScanDiffJson extends JsonWriter {
       `"not_comparable":${oneSided}},"checks":${checks}}`;
   }
   get room(): number {
-    return (this.head.length + this.#tail.length) * 3 + 1 + this.#changes * (CHANGE_ROOM + 1);
+    return (this.head.length + this.#tail.length) * 3 + 1 + this.#changes * (CHANGE_ROOM + 1) + WORD_SLACK;
   }
   get text(): string {
     this.#text ??= writtenText(this);
@@ -93,22 +92,23 @@ class ScanDiffJson extends JsonWriter {
   }
   write(out: Buffer, at: number): number {
     const { a, b } = this;
+    const view = wordView(out);
     at += utf8Write(out, this.head, at);
     out[at++] = 0x5b; // [
     for (let k = 0; k < this.#changes; k++) {
       const i = this.#order[k] as number;
       if (k > 0) out[at++] = 0x2c; // ,
-      at = putBytes(CHANGE_HEADS[i] as Uint8Array, out, at);
+      at = (CHANGE_HEADS[i] as AsciiText).write(view, at);
       const ca = a[i] as number;
       const cb = b[i] as number;
-      at = writeTenths(ca, out, at);
-      at = putBytes(B, out, at);
-      at = writeTenths(cb, out, at);
-      at = putBytes(DELTA, out, at);
+      at = putTenthsWord(view, ca, at);
+      at = B.write(view, at);
+      at = putTenthsWord(view, cb, at);
+      at = DELTA.write(view, at);
       at =
         ca === NULL_CODE || cb === NULL_CODE
-          ? writeTenths(NULL_CODE, out, at)
-          : writeSignedTenths(cb - ca, out, at);
+          ? putTenthsWord(view, NULL_CODE, at)
+          : putSignedTenthsWord(view, cb - ca, at);
       out[at++] = 0x7d; // }
     }
     return at + utf8Write(out, this.#tail, at);
