@@ -180,5 +180,17 @@ describe("core: parseIds", () => {
     expect(fails("0,1")).toContain("positive");
     expect(fails("1,,2")).toContain("positive");
     expect(fails("1,2147483648")).toContain("positive");
+    expect(fails("1,12345678901")).toContain("positive");
+    expect(fails("1,2,")).toContain("positive");
+    expect(fails(",1,2")).toContain("positive");
+    expect(fails("1,+2")).toContain("positive");
+    expect(fails("1,2.0")).toContain("positive");
+    expect(fails("")).toContain("positive");
+    // Format first, then duplicates, then the count, as before: many ids with a repeat are named as duplicates.
+    expect(fails(`${Array.from({ length: 12 }, (_, i) => i + 1).join(",")},3`)).toContain("distinct");
+    expect(fails("1,2,3,4,5,6,7,8,9,10,x,1")).toContain("positive");
+  });
+  test("the largest id and leading zeros, as the pattern always let them", () => {
+    expect(parseIds("2147483647,0000000001")).toEqual([2147483647, 1]);
   });
 });
