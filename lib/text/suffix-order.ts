@@ -21,6 +21,11 @@ export interface SuffixOrder {
   repeatLengths: Uint16Array;
   /** The least offset of each block of `2 ** MINIMA_BITS` suffixes. */
   minima: Int32Array;
+  /**
+   * Where the suffixes of each first two bytes begin (65,537 places): those of pair `k` are `[pairStarts[k],
+   * pairStarts[k + 1])`, so a key's searches start within its pair's (docs/performance.md).
+   */
+  pairStarts: Int32Array;
 }
 
 const MINIMA_BITS = 6;
@@ -180,7 +185,13 @@ export function* suffixOrderSteps(
     minima[block] = Math.min(minima[block] as number, suffixes[i] as number);
   }
   yield;
-  return { suffixes, repeats: Int32Array.from(repeats), repeatLengths: Uint16Array.from(lengths), minima };
+  return {
+    suffixes,
+    repeats: Int32Array.from(repeats),
+    repeatLengths: Uint16Array.from(lengths),
+    minima,
+    pairStarts: counts,
+  };
 }
 
 /** Counts the suffixes starting in `bytes[from..to)` by their first two bytes (at `counts[pair + 1]`); their number. */
@@ -263,10 +274,12 @@ export function suffixRange(
   separator = 0,
 ): { from: number; to: number } {
   const { suffixes } = order;
-  let lo = 0;
-  let hi = suffixes.length;
+  // Every suffix that starts with the key starts with its first two bytes.
+  const pair = key.length >= 2 ? ((key[0] as number) << 8) | (key[1] as number) : -1;
+  let lo = pair < 0 ? 0 : (order.pairStarts[pair] as number);
+  let hi = pair < 0 ? suffixes.length : (order.pairStarts[pair + 1] as number);
   // The least place seen past the key: where the second search may stop.
-  let past = suffixes.length;
+  let past = hi;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
     const c = compareKey(bytes, suffixes[mid] as number, key, separator);
