@@ -56,6 +56,10 @@ function textAt(starts: Int32Array, blocks: Int32Array, p: number): number {
   return row;
 }
 
+/** The university of a suffix as the order holds it (`SuffixOrder#offsetBits`): its upper bits, or found by its byte. */
+const suffixText = (suffix: number, offsetBits: number, starts: Int32Array, blocks: Int32Array): number =>
+  offsetBits > 0 ? suffix >>> offsetBits : textAt(starts, blocks, suffix);
+
 function textBlocks(starts: Int32Array, length: number): Int32Array {
   const blocks = new Int32Array((length >>> BLOCK_BITS) + 1);
   let row = 0;
@@ -117,8 +121,11 @@ export interface SearchIndexRow {
   search_text: string;
 }
 
-/** The index of `rows`, given in (name, id) order. */
-export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
+/**
+ * The index of `rows`, given in (name, id) order. `entryBits` as `suffixOrderSteps` takes it: fewer than its 31 only in
+ * tests, for the suffix order of texts too many or too long to pack.
+ */
+export function searchIndexOf(rows: readonly SearchIndexRow[], entryBits?: number): SearchIndex {
   const ids = new Int32Array(rows.length);
   const country = new Uint16Array(rows.length);
   const codes = new Map<string, number>();
@@ -133,7 +140,7 @@ export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
     country[i] = code;
     texts[i] = indexedText(r.search_text);
   });
-  return runSteps(indexSteps({ ids, country, countryNames: [...codes.keys()] }, texts));
+  return runSteps(indexSteps({ ids, country, countryNames: [...codes.keys()] }, texts, entryBits));
 }
 
 /**
@@ -141,7 +148,11 @@ export function searchIndexOf(rows: readonly SearchIndexRow[]): SearchIndex {
  * (`lib/steps/run-steps.ts`): the texts encoded in runs, each text's start found from the separators, the suffix
  * order sorted bucket by bucket.
  */
-function* indexSteps(order: UniversityOrder, texts: readonly string[]): Steps<SearchIndex> {
+function* indexSteps(
+  order: UniversityOrder,
+  texts: readonly string[],
+  entryBits?: number,
+): Steps<SearchIndex> {
   // Encoded in runs of texts, then copied into one array: the same bytes as the whole text encoded at once.
   const parts: Uint8Array[] = [];
   let size = 0;
@@ -163,7 +174,7 @@ function* indexSteps(order: UniversityOrder, texts: readonly string[]): Steps<Se
   yield;
   const signatures = pairSignatures(bytes, starts);
   yield;
-  const suffixes = yield* suffixOrderSteps(bytes, texts.length, (p) => textAt(starts, blocks, p));
+  const suffixes = yield* suffixOrderSteps(bytes, starts, (p) => textAt(starts, blocks, p), 0, entryBits);
   return {
     bytes: byteText(bytes),
     suffixes,
@@ -300,10 +311,10 @@ export function searchPageInOrder(
   }
   const { starts, blocks } = index;
   const { rank } = order;
-  const suffixes = index.suffixes.suffixes;
+  const { suffixes, offsetBits } = index.suffixes;
   const places = new Int32Array(to - from);
   for (let i = from; i < to; i++)
-    places[i - from] = rank[textAt(starts, blocks, suffixes[i] as number)] as number;
+    places[i - from] = rank[suffixText(suffixes[i] as number, offsetBits, starts, blocks)] as number;
   return { total, rows: placedPage(order, places, offset, wanted) };
 }
 
@@ -426,11 +437,12 @@ function pageByScan(
 function rowsInRange(index: SearchIndex, from: number, to: number, country: number | undefined): number[] {
   const { starts, blocks } = index;
   const countries = index.country;
-  const suffixes = index.suffixes.suffixes;
+  const { suffixes, offsetBits } = index.suffixes;
   const rows: number[] = [];
   if (to - from <= SORTED_RANGE) {
     const found = new Int32Array(to - from);
-    for (let i = from; i < to; i++) found[i - from] = textAt(starts, blocks, suffixes[i] as number);
+    for (let i = from; i < to; i++)
+      found[i - from] = suffixText(suffixes[i] as number, offsetBits, starts, blocks);
     found.sort();
     let before = -1;
     for (const row of found) {
@@ -440,7 +452,7 @@ function rowsInRange(index: SearchIndex, from: number, to: number, country: numb
     return rows;
   }
   const marks = new Uint8Array(starts.length);
-  for (let i = from; i < to; i++) marks[textAt(starts, blocks, suffixes[i] as number)] = 1;
+  for (let i = from; i < to; i++) marks[suffixText(suffixes[i] as number, offsetBits, starts, blocks)] = 1;
   for (let row = 0; row < marks.length; row++) {
     if (marks[row] === 1 && (country === undefined || countries[row] === country)) rows.push(row);
   }

@@ -13,13 +13,21 @@ import { runSteps, type Steps } from "../steps/run-steps.ts";
  * least offset of a range (where a key first occurs) comes from a minimum kept per 64 suffixes.
  */
 export interface SuffixOrder {
-  /** Byte offsets of the suffixes, in the order of their bytes (suffixes equal up to their ends in any order). */
+  /**
+   * The suffixes in the order of their bytes (suffixes equal up to their ends in any order), each as its text's
+   * number above `offsetBits` bits and its offset in that text below them (`suffixByte`, `suffixText`): its text
+   * without a search of the texts' starts. With `offsetBits` 0 (texts too many or too long for 31 bits), byte offsets.
+   */
   suffixes: Int32Array;
+  /** How many low bits of a suffix hold its offset in its text; 0 where the suffixes are byte offsets. */
+  offsetBits: number;
+  /** Where each text starts in the bytes. */
+  starts: Int32Array;
   /** Places in `suffixes`, ascending, whose suffix shares `REPEAT_MIN` bytes or more with its text's previous one. */
   repeats: Int32Array;
   /** How many bytes each of those shares (at most 65,535). */
   repeatLengths: Uint16Array;
-  /** The least offset of each block of `2 ** MINIMA_BITS` suffixes. */
+  /** The least suffix (so the least offset) of each block of `2 ** MINIMA_BITS` suffixes. */
   minima: Int32Array;
   /**
    * Where the suffixes of each first two bytes begin (65,537 places): those of pair `k` are `[pairStarts[k],
@@ -29,6 +37,9 @@ export interface SuffixOrder {
 }
 
 const MINIMA_BITS = 6;
+
+/** The bits a suffix's entry may use: 31, so that entries stay positive. */
+const ENTRY_BITS = 31;
 
 /** The shortest shared length `repeats` keeps; ranges of shorter keys cannot tell their texts. */
 export const REPEAT_MIN = 3;
@@ -122,27 +133,52 @@ function sharedLength(bytes: Uint8Array, p: number, q: number): number {
 }
 
 /**
- * The suffix order of `bytes`, `textCount` texts each ending with `separator`; `textOf` gives the text (0 to
- * `textCount - 1`) that holds a byte offset.
+ * The suffix order of `bytes`, texts each ending with `separator` and starting at `starts`; `textOf` gives the
+ * text (0 to `starts.length - 1`) that holds a byte offset.
  */
 export function suffixOrder(
   bytes: Uint8Array,
-  textCount: number,
+  starts: Int32Array,
   textOf: (offset: number) => number,
   separator = 0,
+  entryBits = ENTRY_BITS,
 ): SuffixOrder {
-  return runSteps(suffixOrderSteps(bytes, textCount, textOf, separator));
+  return runSteps(suffixOrderSteps(bytes, starts, textOf, separator, entryBits));
+}
+
+/** The byte offset of a suffix as `suffixes` holds it. */
+export const suffixByte = (order: SuffixOrder, suffix: number): number =>
+  order.offsetBits === 0
+    ? suffix
+    : (order.starts[suffix >>> order.offsetBits] as number) + (suffix & ((1 << order.offsetBits) - 1));
+
+/** How many bits hold the numbers 0 to `most`. */
+const bitsFor = (most: number): number => (most <= 0 ? 1 : 32 - Math.clz32(most));
+
+/** The bits of a suffix's offset in its text when a text's number and that offset fit in `entryBits`, else 0. */
+function offsetBitsFor(starts: Int32Array, length: number, entryBits: number): number {
+  let longest = 0;
+  for (let t = 0; t < starts.length; t++) {
+    const end = t + 1 < starts.length ? (starts[t + 1] as number) : length;
+    longest = Math.max(longest, end - (starts[t] as number));
+  }
+  const offsetBits = bitsFor(longest - 1);
+  return bitsFor(starts.length - 1) + offsetBits <= entryBits ? offsetBits : 0;
 }
 
 /** Suffixes sorted, or bytes or suffixes walked, between two pauses of `suffixOrderSteps`: a few ms of work. */
 const STEP = 200_000;
 
-/** `suffixOrder` as steps (`lib/steps/run-steps.ts`), pausing about every `STEP` suffixes or bytes of work. */
+/**
+ * `suffixOrder` as steps (`lib/steps/run-steps.ts`), pausing about every `STEP` suffixes or bytes of work. `entryBits`
+ * below 31 only in tests, to make the form of texts too many or too long to pack.
+ */
 export function* suffixOrderSteps(
   bytes: Uint8Array,
-  textCount: number,
+  starts: Int32Array,
   textOf: (offset: number) => number,
   separator = 0,
+  entryBits = ENTRY_BITS,
 ): Steps<SuffixOrder> {
   // Bucket by the first two bytes (counting sort), then sort each bucket from its third byte. The walks are made in
   // runs of `STEP` by plain functions, each a few ms, with a pause between runs.
@@ -172,14 +208,22 @@ export function* suffixOrderSteps(
     }
   }
   // Each suffix against the previous one of its text in this order.
-  const last = new Int32Array(textCount).fill(-1);
+  const last = new Int32Array(starts.length).fill(-1);
   const repeats: number[] = [];
   const lengths: number[] = [];
   for (let from = 0; from < n; from += STEP) {
     findRepeats(bytes, suffixes, textOf, last, repeats, lengths, from, Math.min(n, from + STEP));
     yield;
   }
-  const minima = new Int32Array((n >>> MINIMA_BITS) + 1).fill(bytes.length);
+  // Each suffix as its text and its offset there; their order is the offsets' order, so the minima hold either.
+  const offsetBits = offsetBitsFor(starts, bytes.length, entryBits);
+  if (offsetBits > 0) {
+    for (let from = 0; from < n; from += STEP) {
+      packSuffixes(suffixes, starts, textOf, offsetBits, from, Math.min(n, from + STEP));
+      yield;
+    }
+  }
+  const minima = new Int32Array((n >>> MINIMA_BITS) + 1).fill(0x7fffffff);
   for (let i = 0; i < n; i++) {
     const block = i >>> MINIMA_BITS;
     minima[block] = Math.min(minima[block] as number, suffixes[i] as number);
@@ -187,11 +231,29 @@ export function* suffixOrderSteps(
   yield;
   return {
     suffixes,
+    offsetBits,
+    starts,
     repeats: Int32Array.from(repeats),
     repeatLengths: Uint16Array.from(lengths),
     minima,
     pairStarts: counts,
   };
+}
+
+/** Rewrites the byte offsets `suffixes[from..to)` as their text's number above `offsetBits` bits and the offset in it. */
+function packSuffixes(
+  suffixes: Int32Array,
+  starts: Int32Array,
+  textOf: (offset: number) => number,
+  offsetBits: number,
+  from: number,
+  to: number,
+) {
+  for (let i = from; i < to; i++) {
+    const p = suffixes[i] as number;
+    const text = textOf(p);
+    suffixes[i] = (text << offsetBits) | (p - (starts[text] as number));
+  }
 }
 
 /** Counts the suffixes starting in `bytes[from..to)` by their first two bytes (at `counts[pair + 1]`); their number. */
@@ -282,7 +344,7 @@ export function suffixRange(
   let past = hi;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    const c = compareKey(bytes, suffixes[mid] as number, key, separator);
+    const c = compareKey(bytes, suffixByte(order, suffixes[mid] as number), key, separator);
     if (c < 0) lo = mid + 1;
     else {
       if (c > 0 && mid < past) past = mid;
@@ -293,7 +355,7 @@ export function suffixRange(
   hi = past;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareKey(bytes, suffixes[mid] as number, key, separator) <= 0) lo = mid + 1;
+    if (compareKey(bytes, suffixByte(order, suffixes[mid] as number), key, separator) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return { from, to: lo };
@@ -322,5 +384,5 @@ export function firstOffset(order: SuffixOrder, from: number, to: number): numbe
   for (; i < to && (i & (size - 1)) !== 0; i++) least = Math.min(least, suffixes[i] as number);
   for (; i + size <= to; i += size) least = Math.min(least, minima[i >>> MINIMA_BITS] as number);
   for (; i < to; i++) least = Math.min(least, suffixes[i] as number);
-  return least;
+  return least === Number.POSITIVE_INFINITY ? least : suffixByte(order, least);
 }

@@ -10,6 +10,7 @@ import { searchKey } from "../../lib/text/search-key.ts";
 import {
   firstOffset,
   REPEAT_MIN,
+  suffixByte,
   suffixOrder,
   suffixRange,
   textsInRange,
@@ -48,20 +49,29 @@ function smallTexts(count: number, seed: number): string[] {
   });
 }
 
-/** The texts joined as the search index joins them, and which text each byte belongs to. */
-function joined(texts: string[]): { bytes: Uint8Array; textOf: (p: number) => number } {
+/** The texts joined as the search index joins them, where each starts, and which text each byte belongs to. */
+function joined(texts: string[]): { bytes: Uint8Array; starts: Int32Array; textOf: (p: number) => number } {
   const owner: number[] = [];
+  const starts = new Int32Array(texts.length);
   texts.forEach((t, i) => {
+    starts[i] = owner.length;
     for (let k = 0; k <= encoder.encode(t).length; k++) owner.push(i);
   });
-  return { bytes: encoder.encode(`${texts.join("\u0000")}\u0000`), textOf: (p) => owner[p] as number };
+  const bytes = encoder.encode(`${texts.join("\u0000")}\u0000`);
+  return { bytes, starts, textOf: (p) => owner[p] as number };
 }
 
+/** Each way a suffix order holds its suffixes: as text and offset (31 bits), and as byte offsets (too few bits). */
+const ENTRY_BITS = [31, 8];
+
 test("the suffixes are every character start, ordered by their bytes up to their text's end", () => {
-  for (const seed of [1, 2, 3]) {
+  for (const [seed, entryBits] of [1, 2, 3].flatMap((seed) =>
+    ENTRY_BITS.map((bits) => [seed, bits] as const),
+  )) {
     const texts = smallTexts(300, seed);
-    const { bytes, textOf } = joined(texts);
-    const order = suffixOrder(bytes, texts.length, textOf);
+    const { bytes, starts: textStarts, textOf } = joined(texts);
+    const order = suffixOrder(bytes, textStarts, textOf, 0, entryBits);
+    expect(order.offsetBits > 0).toBe(entryBits === 31);
     const starts: number[] = [];
     for (let p = 0; p < bytes.length; p++) {
       const b = bytes[p] as number;
@@ -76,7 +86,7 @@ test("the suffixes are every character start, ordered by their bytes up to their
       }
       return a.length - b.length;
     };
-    const got = [...order.suffixes];
+    const got = [...order.suffixes].map((suffix) => suffixByte(order, suffix));
     expect([...got].sort((p, q) => p - q)).toEqual(starts);
     // Suffixes that are equal up to their ends may come in any order.
     const unordered = got.filter((p, i) => i > 0 && compare(got[i - 1] as number, p) > 0);
@@ -85,37 +95,42 @@ test("the suffixes are every character start, ordered by their bytes up to their
   }
 });
 
-test("a key's range holds its occurrences, and the texts counted in it are the texts that hold it", () => {
-  const texts = smallTexts(400, 7);
-  const { bytes, textOf } = joined(texts);
-  const order = suffixOrder(bytes, texts.length, textOf);
-  const keys = new Set<string>();
-  for (const t of texts) {
-    const chars = [...t];
-    for (let i = 0; i < chars.length; i++) {
-      for (let n = 1; n <= 6 && i + n <= chars.length; n++) keys.add(chars.slice(i, i + n).join(""));
+test.each(ENTRY_BITS)(
+  "a key's range holds its occurrences, and the texts counted in it are the texts that hold it (%p-bit entries)",
+  (entryBits) => {
+    const texts = smallTexts(400, 7);
+    const { bytes, starts, textOf } = joined(texts);
+    const order = suffixOrder(bytes, starts, textOf, 0, entryBits);
+    const keys = new Set<string>();
+    for (const t of texts) {
+      const chars = [...t];
+      for (let i = 0; i < chars.length; i++) {
+        for (let n = 1; n <= 6 && i + n <= chars.length; n++) keys.add(chars.slice(i, i + n).join(""));
+      }
     }
-  }
-  keys.add("zz");
-  keys.add("a");
-  keys.add("aaaaaaaaaaaaaaaaaaaa");
-  let repeated = 0;
-  for (const key of keys) {
-    const needle = encoder.encode(key);
-    const { from, to } = suffixRange(order, bytes, needle);
-    let occurrences = 0;
-    for (const t of texts) for (let i = t.indexOf(key); i !== -1; i = t.indexOf(key, i + 1)) occurrences++;
-    expect({ key, occurrences: to - from }).toEqual({ key, occurrences });
-    const least = Math.min(...order.suffixes.subarray(from, to));
-    if (to > from) expect({ key, first: firstOffset(order, from, to) }).toEqual({ key, first: least });
-    if (needle.length < REPEAT_MIN) continue;
-    const holding = texts.filter((t) => t.includes(key)).length;
-    expect({ key, texts: textsInRange(order, from, to, needle.length) }).toEqual({ key, texts: holding });
-    if (holding < occurrences) repeated++;
-  }
-  // Many keys occur twice in one text: the count is not the range's size.
-  expect(repeated).toBeGreaterThan(20);
-});
+    keys.add("zz");
+    keys.add("a");
+    keys.add("aaaaaaaaaaaaaaaaaaaa");
+    let repeated = 0;
+    for (const key of keys) {
+      const needle = encoder.encode(key);
+      const { from, to } = suffixRange(order, bytes, needle);
+      let occurrences = 0;
+      for (const t of texts) for (let i = t.indexOf(key); i !== -1; i = t.indexOf(key, i + 1)) occurrences++;
+      expect({ key, occurrences: to - from }).toEqual({ key, occurrences });
+      const least = Math.min(
+        ...[...order.suffixes.subarray(from, to)].map((suffix) => suffixByte(order, suffix)),
+      );
+      if (to > from) expect({ key, first: firstOffset(order, from, to) }).toEqual({ key, first: least });
+      if (needle.length < REPEAT_MIN) continue;
+      const holding = texts.filter((t) => t.includes(key)).length;
+      expect({ key, texts: textsInRange(order, from, to, needle.length) }).toEqual({ key, texts: holding });
+      if (holding < occurrences) repeated++;
+    }
+    // Many keys occur twice in one text: the count is not the range's size.
+    expect(repeated).toBeGreaterThan(20);
+  },
+);
 
 /**
  * Texts whose keys take each way to a page: a dense key (the byte search from the first text), a rare one (the
@@ -141,106 +156,113 @@ function universities(count: number) {
   });
 }
 
-test("pages and counts equal a plain search of every text, whichever way they are found", () => {
-  const rows = universities(6000);
-  const index = searchIndexOf(rows);
-  const keys = [
-    "universite",
-    "univ",
-    "zzyzx",
-    "rareword",
-    "institut",
-    "aaa",
-    "aaaa",
-    "aaaaa",
-    "de la",
-    "東京",
-    "école",
-  ];
-  keys.push("example", "πανε", "d59", "d5999.", "nord tech", "no such", "é", "ni", "99", "e", "");
-  for (const key of keys) {
-    const want = rows.flatMap((r, i) => (r.search_text.includes(key) ? [i] : []));
-    expect({ key, all: searchMatches(index, key) }).toEqual({ key, all: want });
-    for (const country of ["FR", "JP", "LU"]) {
-      const code = index.countryNames.indexOf(country);
-      const inCountry = want.filter((row) => index.country[row] === code);
-      expect({ key, country, rows: searchMatches(index, key, country) }).toEqual({
-        key,
-        country,
-        rows: inCountry,
-      });
-      const { total, rows } = searchPage(index, key, country, 10, 20);
-      const page = { total, rows };
-      expect({ key, country, page }).toEqual({
-        key,
-        country,
-        page: { total: inCountry.length, rows: inCountry.slice(10, 30) },
-      });
-    }
-    for (const offset of [0, 20, 380, 500, 2500, Math.max(0, want.length - 5), want.length + 10]) {
-      for (const limit of [1, 20, 100]) {
-        const { total, rows } = searchPage(index, key, undefined, offset, limit);
-        const page = { total, rows };
-        expect({ key, offset, limit, page }).toEqual({
-          key,
-          offset,
-          limit,
-          page: { total: want.length, rows: want.slice(offset, offset + limit) },
-        });
-      }
-    }
-  }
-});
-
-test("a page in another order: the matches in that order, walked when dense and placed otherwise", () => {
-  const rows = universities(6000);
-  const index = searchIndexOf(rows);
-  // Another order: a fixed shuffle of the rows.
-  const rnd = random(5);
-  const shuffled = Int32Array.from(rows, (_, i) => i);
-  for (let i = shuffled.length - 1; i > 0; i--) {
-    const j = Math.floor(rnd() * (i + 1));
-    [shuffled[i], shuffled[j]] = [shuffled[j] as number, shuffled[i] as number];
-  }
-  // And the index's own order, where "ouest" is in the last 1,500 rows only: dense, but too far to walk to.
-  const indexed = Int32Array.from(rows, (_, i) => i);
-  const keys = [
-    "universite",
-    "univ",
-    "institut",
-    "zzyzx",
-    "rareword",
-    "aaaa",
-    "de la",
-    "東京",
-    "no such",
-    "ni",
-  ];
-  keys.push("example", "ouest");
-  const short: string[] = [];
-  for (const [name, inOrder] of [["shuffled", shuffled] as const, ["indexed", indexed] as const]) {
-    const order = searchOrderOf(inOrder);
+test.each(ENTRY_BITS)(
+  "pages and counts equal a plain search of every text, whichever way they are found (%p-bit entries)",
+  (entryBits) => {
+    const rows = universities(6000);
+    const index = searchIndexOf(rows, entryBits);
+    expect(index.suffixes.offsetBits > 0).toBe(entryBits === 31);
+    const keys = [
+      "universite",
+      "univ",
+      "zzyzx",
+      "rareword",
+      "institut",
+      "aaa",
+      "aaaa",
+      "aaaaa",
+      "de la",
+      "東京",
+      "école",
+    ];
+    keys.push("example", "πανε", "d59", "d5999.", "nord tech", "no such", "é", "ni", "99", "e", "");
     for (const key of keys) {
-      const want = [...inOrder].filter((row) =>
-        (rows[row] as { search_text: string }).search_text.includes(key),
-      );
-      for (const offset of [0, 20, 500, 3000, 6000]) {
-        const page = searchPageInOrder(index, key, order, offset, 20);
-        const at = `${name} ${key}@${offset}`;
-        if (page === null) {
-          short.push(at);
-          continue;
-        }
-        expect({ at, page }).toEqual({
-          at,
-          page: { total: want.length, rows: want.slice(offset, offset + 20) },
+      const want = rows.flatMap((r, i) => (r.search_text.includes(key) ? [i] : []));
+      expect({ key, all: searchMatches(index, key) }).toEqual({ key, all: want });
+      for (const country of ["FR", "JP", "LU"]) {
+        const code = index.countryNames.indexOf(country);
+        const inCountry = want.filter((row) => index.country[row] === code);
+        expect({ key, country, rows: searchMatches(index, key, country) }).toEqual({
+          key,
+          country,
+          rows: inCountry,
+        });
+        const { total, rows } = searchPage(index, key, country, 10, 20);
+        const page = { total, rows };
+        expect({ key, country, page }).toEqual({
+          key,
+          country,
+          page: { total: inCountry.length, rows: inCountry.slice(10, 30) },
         });
       }
+      for (const offset of [0, 20, 380, 500, 2500, Math.max(0, want.length - 5), want.length + 10]) {
+        for (const limit of [1, 20, 100]) {
+          const { total, rows } = searchPage(index, key, undefined, offset, limit);
+          const page = { total, rows };
+          expect({ key, offset, limit, page }).toEqual({
+            key,
+            offset,
+            limit,
+            page: { total: want.length, rows: want.slice(offset, offset + limit) },
+          });
+        }
+      }
     }
-  }
-  // Only a key shorter than REPEAT_MIN bytes is left to the caller.
-  expect(new Set(short.map((at) => at.split(" ")[1]?.split("@")[0]))).toEqual(new Set(["ni"]));
-});
+  },
+);
+
+test.each(ENTRY_BITS)(
+  "a page in another order: the matches in that order, walked when dense and placed otherwise (%p-bit entries)",
+  (entryBits) => {
+    const rows = universities(6000);
+    const index = searchIndexOf(rows, entryBits);
+    // Another order: a fixed shuffle of the rows.
+    const rnd = random(5);
+    const shuffled = Int32Array.from(rows, (_, i) => i);
+    for (let i = shuffled.length - 1; i > 0; i--) {
+      const j = Math.floor(rnd() * (i + 1));
+      [shuffled[i], shuffled[j]] = [shuffled[j] as number, shuffled[i] as number];
+    }
+    // And the index's own order, where "ouest" is in the last 1,500 rows only: dense, but too far to walk to.
+    const indexed = Int32Array.from(rows, (_, i) => i);
+    const keys = [
+      "universite",
+      "univ",
+      "institut",
+      "zzyzx",
+      "rareword",
+      "aaaa",
+      "de la",
+      "東京",
+      "no such",
+      "ni",
+    ];
+    keys.push("example", "ouest");
+    const short: string[] = [];
+    for (const [name, inOrder] of [["shuffled", shuffled] as const, ["indexed", indexed] as const]) {
+      const order = searchOrderOf(inOrder);
+      for (const key of keys) {
+        const want = [...inOrder].filter((row) =>
+          (rows[row] as { search_text: string }).search_text.includes(key),
+        );
+        for (const offset of [0, 20, 500, 3000, 6000]) {
+          const page = searchPageInOrder(index, key, order, offset, 20);
+          const at = `${name} ${key}@${offset}`;
+          if (page === null) {
+            short.push(at);
+            continue;
+          }
+          expect({ at, page }).toEqual({
+            at,
+            page: { total: want.length, rows: want.slice(offset, offset + 20) },
+          });
+        }
+      }
+    }
+    // Only a key shorter than REPEAT_MIN bytes is left to the caller.
+    expect(new Set(short.map((at) => at.split(" ")[1]?.split("@")[0]))).toEqual(new Set(["ni"]));
+  },
+);
 
 test("on the bundled registry's real names, every way a page is found equals a plain search", async () => {
   const path = new URL("../../data/world_universities_and_domains.json", import.meta.url);
