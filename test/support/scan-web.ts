@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { createServer as createTlsServer } from "node:tls";
 import dns2 from "dns2";
 import { generate } from "selfsigned";
+import { dropGoneClients } from "./loopback-dns.ts";
 
 /**
  * A loopback "web of universities" for scanner tests: each fixture site gets its own loopback address
@@ -318,6 +319,7 @@ export async function startScanWeb(sites: FixtureSite[]): Promise<ScanWeb> {
   let dnsPort = 0;
   for (let attempt = 0; ; attempt++) {
     udpServer = dns2.createServer({ udp: true, handle });
+    dropGoneClients(udpServer);
     await udpServer.listen({ udp: { port: 0, address: "127.0.0.1" } });
     dnsPort = (udpServer.addresses().udp as { port: number }).port;
     tcpServer = dns2.createServer({ tcp: true, handle });
