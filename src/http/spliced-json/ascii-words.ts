@@ -55,8 +55,9 @@ for (let k = 0; k <= NULL_INDEX; k++) {
 }
 
 /**
- * A code of tenths (0–1000, or `NULL_CODE` of `lib/scores/tenths.ts`) as `tenthsJson` says it, written in one store at `at`; returns where it
- * ends. Any other code is written as `null`: codes come from `tenthsCode`, which makes no other.
+ * A code of tenths (0–1000, or `NULL_CODE` of `lib/scores/tenths.ts`) as `tenthsJson` says it, written in one store
+ * at `at`; returns where it ends. Any other code is written as `null`: codes come from `tenthsCode`, which makes no
+ * other.
  */
 export function putTenthsWord(view: DataView, code: number, at: number): number {
   const k = code <= 1000 && code >= 0 ? code : NULL_INDEX;

@@ -27,8 +27,7 @@ export class TenthsMembers {
 
   constructor(names: readonly string[]) {
     const keys = names.map((name, i) => `${i === 0 ? "" : ","}${JSON.stringify(name)}:`);
-    // The text is read out as Latin-1, byte for character.
-    if (keys.some((key) => /[^\x20-\x7e]/.test(key))) throw new Error("TenthsMembers takes ASCII names only");
+    // The text is read out as Latin-1, byte for character: `asciiWords` refuses anything but printable ASCII.
     const words = keys.map(asciiWords);
     this.#words = new Int32Array(words.reduce((n, w) => n + w.length, 0));
     this.#wordEnds = new Int32Array(names.length);
