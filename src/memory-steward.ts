@@ -61,6 +61,14 @@ export function garbagePacer(
   };
 }
 
+/** Whether a headroom turns the steward on, and with it the pacer: 0 (or anything not above it) is off. */
+const stewarding = (headroomMb: number): boolean => headroomMb > 0;
+
+/** The pacer a server calls once a request (`garbagePacer`), or one that does nothing where `headroomMb` is off. */
+export function requestPacer(headroomMb: number, collectSoon: () => void = collectGarbageSoon): () => void {
+  return stewarding(headroomMb) ? garbagePacer(GARBAGE_PACE_MS, collectSoon) : () => {};
+}
+
 export interface StewardOptions {
   /** How often the resident size is looked at; 1000 ms by default. */
   everyMs?: number;
@@ -94,7 +102,7 @@ export function memorySteward(
 
 /** Checks every `everyMs` (and paces, when asked); returns the function that stops it. `headroomMb` 0 turns it off. */
 export function startMemorySteward(headroomMb: number, options: StewardOptions = {}): () => void {
-  if (!(headroomMb > 0)) return () => {};
+  if (!stewarding(headroomMb)) return () => {};
   const runtime = options.runtime ?? bunRuntime;
   const steward = memorySteward(headroomMb, runtime);
   const timers = [setInterval(() => steward.check(), options.everyMs ?? 1000)];

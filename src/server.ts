@@ -27,7 +27,7 @@ import type { AppContext } from "./http/context.ts";
 import { observers } from "./http/observer.ts";
 import { createViewTokens } from "./http/view-tokens.ts";
 import type { LogFunction, Logger } from "./logger.ts";
-import { garbagePacer, startMemorySteward } from "./memory-steward.ts";
+import { requestPacer, startMemorySteward } from "./memory-steward.ts";
 import type { ServerMetrics } from "./metrics.ts";
 import type { ScanService, ServeScanSettings } from "./scanner/serve-scanning.ts";
 import { VERSION } from "./version.ts";
@@ -147,8 +147,8 @@ export async function startServer(
   // Nothing is answered before the app exists; an early request waits for it.
   ready.promise.catch(() => {});
   const released = answersPerTurn();
-  // Collections paced to the garbage answers make (src/memory-steward.ts); the steward's switch turns it off too.
-  const pace = config.gcHeadroomMb > 0 ? garbagePacer() : () => {};
+  // Collections paced to the garbage answers make (src/memory-steward.ts); off with the steward.
+  const pace = requestPacer(config.gcHeadroomMb);
   const server = Bun.serve({
     hostname: config.host,
     port: config.port,

@@ -3,6 +3,7 @@ import {
   GARBAGE_PACE_MS,
   garbagePacer,
   memorySteward,
+  requestPacer,
   startMemorySteward,
 } from "../../src/memory-steward.ts";
 
@@ -67,6 +68,16 @@ test("a headroom of 0 starts nothing", () => {
   stop();
   expect(rt.collections).toBe(0);
   expect(rt.soon).toBe(0);
+});
+
+test("a server's pacer asks for collections with a headroom, and never with a headroom of 0", () => {
+  let asked = 0;
+  const off = requestPacer(0, () => asked++);
+  for (let i = 0; i < 5; i++) off();
+  expect(asked).toBe(0);
+  const on = requestPacer(32, () => asked++);
+  on();
+  expect(asked).toBe(1);
 });
 
 test("the pacer asks for a collection at most once every period of work, the first call at once", () => {
