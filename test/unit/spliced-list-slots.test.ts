@@ -1,6 +1,7 @@
 import { expect, test } from "bun:test";
+import { ByteColumnBuilder } from "../../src/http/spliced-json/byte-column.ts";
 import { listSlotsOf, type RankedRows } from "../../src/http/spliced-json/ranked-row-texts.ts";
-import { slotOf, TextColumnBuilder } from "../../src/http/spliced-json/text-column.ts";
+import { slotOf } from "../../src/http/spliced-json/text-column.ts";
 import {
   type UniversityTexts,
   universityAt,
@@ -12,7 +13,7 @@ import {
  * `,"country":…,"created_at":…}`; or 0 to search).
  */
 function listTexts(ids: number[], tail = true): UniversityTexts {
-  const row = new TextColumnBuilder();
+  const row = new ByteColumnBuilder();
   const texts = ids.map((id, slot) => {
     const text = `{"id":${id},"domain":"u${id}.example","name":"U ${id}","country":"NL","created_at":"2026-01-0${slot + 1}"}`;
     row.set(slot, text);

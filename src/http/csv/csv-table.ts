@@ -1,6 +1,6 @@
 import type { TArray, TObject, TSchema } from "@sinclair/typebox";
 import { csvRows } from "../../csv/rfc4180.ts";
-import { flat, JsonRows, JsonText, JsonWriter } from "../spliced-json/json-text.ts";
+import { flat, JsonRowArray, JsonText, JsonWriter } from "../spliced-json/json-text.ts";
 
 /** One CSV column of a list's rows: its name and where its value sits in a row. */
 export interface CsvColumn {
@@ -77,12 +77,12 @@ function csvLinesOf(response: TSchema, columns: CsvColumn[]): CsvLines {
 
 /**
  * A list's rows as CSV: the header row, then one record per row (values as in JSON, null as an empty field).
- * Rows spliced from texts (`JsonRows`: rankings and leaderboards) are written once per text and kept, as
+ * Rows spliced from texts (`JsonRowArray`: rankings, leaderboards, the list) are written once per text and kept, as
  * csv-stringify costs tens of µs a row (docs/performance.md); the records are the same (each ends in CRLF).
  */
 export function csvTable(response: TSchema, data: unknown): string {
   const columns = csvColumnsOf(response);
-  if (data instanceof JsonRows) {
+  if (data instanceof JsonRowArray) {
     const lines = csvLinesOf(response, columns);
     let out = lines.header;
     for (const text of data.rows) {

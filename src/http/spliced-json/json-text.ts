@@ -58,9 +58,16 @@ export abstract class JsonArray<T> extends JsonWriter {
   }
 }
 
-/** A JSON array of rows already serialised, kept as its rows' texts. */
-export class JsonRows extends JsonArray<string> {
+/** A JSON array of rows, each of which says its own JSON text (`rows`): CSV makes one record of each. */
+export abstract class JsonRowArray<T> extends JsonArray<T> {
   get rows(): readonly string[] {
+    return this.items.map((item) => this.itemText(item));
+  }
+}
+
+/** A JSON array of rows already serialised, kept as its rows' texts. */
+export class JsonRows extends JsonRowArray<string> {
+  override get rows(): readonly string[] {
     return this.items;
   }
   protected itemText(row: string): string {

@@ -11,7 +11,13 @@ import {
   writeScoreMembers,
 } from "./latest-score-texts.ts";
 import { slotOf, textAt, textHead } from "./text-column.ts";
-import { type UniversityTexts, universityReferenceAt, universityTextsOf } from "./university-texts.ts";
+import {
+  type UniversityTexts,
+  universityReferenceAt,
+  universityRowBytes,
+  universityTextsOf,
+  writeUniversityReference,
+} from "./university-texts.ts";
 
 /**
  * The HTTP fast path of `/compare`: the core's `compare`, its entries spliced from the table of latest scores (the
@@ -33,12 +39,12 @@ export async function splicedCompare(db: DB, params: CompareParams): Promise<Jso
       if (entry === null) entries[i] = JSON.stringify(read[k++]);
     });
   }
-  return new ComparisonJson(table, entries as (string | SplicedEntry)[]);
+  return new ComparisonJson(table, universities, entries as (string | SplicedEntry)[]);
 }
 
-/** An entry spliced from the tables: its university reference, its date member and its scores' slot. */
+/** An entry spliced from the tables: its university's slot in the list's rows, its date member and its scores' slot. */
 interface SplicedEntry {
-  university: string;
+  listSlot: number;
   /** The date as JSON, quotes included. */
   date: string;
   slot: number;
@@ -53,11 +59,11 @@ function entryOf(
   const scoreSlot = slotOf(table, id);
   const listSlot = slotOf(universities, id);
   if (scoreSlot < 0 || listSlot < 0) return null;
-  const university = universityReferenceAt(universities, listSlot);
-  if (table.scanId[scoreSlot] === 0) return `{"university":{${university}},"scan_date":null,"scores":null}`;
+  if (table.scanId[scoreSlot] === 0)
+    return `{"university":{${universityReferenceAt(universities, listSlot)}},"scan_date":null,"scores":null}`;
   if (table.exact[scoreSlot] !== 1) return null;
   const date = scanDateOf(table, scoreSlot);
-  return date === null ? null : { university, date, slot: scoreSlot };
+  return date === null ? null : { listSlot, date, slot: scoreSlot };
 }
 
 const OPEN = '{"university":{';
@@ -68,30 +74,35 @@ const AFTER_UNIVERSITY = new AsciiText('},"scan_date":');
 const SCORES_TEXT = new AsciiText(SCORES);
 
 /**
- * The comparison's JSON array, written straight into the answer's bytes: the university and date as UTF-8, the
- * scores as digits from their codes (`writeScoreMembers`), with no text made per entry.
+ * The comparison's JSON array, written straight into the answer's bytes: the university's bytes copied from the
+ * list's rows, the date as UTF-8, the scores as digits from their codes (`writeScoreMembers`), with no text made
+ * per entry.
  */
 class ComparisonJson extends JsonArray<string | SplicedEntry> {
   constructor(
     private readonly table: LatestScoreTexts,
+    private readonly universities: UniversityTexts,
     entries: readonly (string | SplicedEntry)[],
   ) {
     super(entries);
   }
   protected itemText(e: string | SplicedEntry): string {
     if (typeof e === "string") return e;
-    return `${OPEN}${e.university}},"scan_date":${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`;
+    const university = universityReferenceAt(this.universities, e.listSlot);
+    return `${OPEN}${university}},"scan_date":${e.date}${SCORES}${scoreMembers(this.table, e.slot)}}}`;
   }
   protected itemRoom(e: string | SplicedEntry): number {
     if (typeof e === "string") return e.length * 3;
     const constants = OPEN_TEXT.length + AFTER_UNIVERSITY.length + SCORES_TEXT.length + 2 + WORD_SLACK;
-    return constants + (e.university.length + e.date.length) * 3 + SCORE_MEMBERS_ROOM;
+    return (
+      constants + universityRowBytes(this.universities, e.listSlot) + e.date.length * 3 + SCORE_MEMBERS_ROOM
+    );
   }
   protected writeItem(e: string | SplicedEntry, out: Buffer, at: number): number {
     if (typeof e === "string") return at + utf8Write(out, e, at);
     const view = wordView(out);
     at = OPEN_TEXT.write(view, at);
-    at += utf8Write(out, e.university, at);
+    at = writeUniversityReference(this.universities, e.listSlot, out, at);
     at = AFTER_UNIVERSITY.write(view, at);
     at += utf8Write(out, e.date, at);
     at = SCORES_TEXT.write(view, at);

@@ -1,8 +1,7 @@
 import type { DB, ListUniversitiesParams } from "../../../lib/index.ts";
 import { universitiesByIds, universityPage } from "../../../lib/queries/list-universities.ts";
-import { JsonRows } from "./json-text.ts";
 import { slotOf } from "./text-column.ts";
-import { type UniversityTexts, universityRowAt, universityTextsOf } from "./university-texts.ts";
+import { UniversityRowsJson, type UniversityTexts, universityTextsOf } from "./university-texts.ts";
 
 /**
  * The HTTP fast path of the universities list and its searches: the core's page (`universityPage`), its rows
@@ -20,25 +19,23 @@ export async function universityRowsJson(
   db: DB,
   ids: readonly number[],
   texts: UniversityTexts,
-): Promise<JsonRows> {
-  const rows: (string | null)[] = [];
+): Promise<UniversityRowsJson> {
+  const slots: number[] = [];
   const others: number[] = [];
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i] as number;
     const slot = slotOf(texts, id);
-    if (slot >= 0) rows.push(universityRowAt(texts, slot));
-    else {
-      rows.push(null);
-      others.push(id);
-    }
+    slots.push(slot);
+    if (slot < 0) others.push(id);
   }
   // Every row from the texts, as almost always: no second pass.
-  if (others.length === 0) return new JsonRows(rows as string[]);
+  if (others.length === 0) return new UniversityRowsJson(texts, slots);
   const read = new Map((await universitiesByIds(db, others)).map((u) => [Number(u.id), JSON.stringify(u)]));
-  const kept: string[] = [];
+  const kept: (number | string)[] = [];
   for (let i = 0; i < ids.length; i++) {
-    const row = rows[i] ?? read.get(ids[i] as number);
+    const slot = slots[i] as number;
+    const row = slot >= 0 ? slot : read.get(ids[i] as number);
     if (row !== undefined) kept.push(row);
   }
-  return new JsonRows(kept);
+  return new UniversityRowsJson(texts, kept);
 }

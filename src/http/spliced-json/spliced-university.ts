@@ -1,6 +1,8 @@
 import { type DB, getUniversity, universityRanking, universityScores } from "../../../lib/index.ts";
 import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
-import { JsonText } from "./json-text.ts";
+import { utf8Write } from "./answer-body.ts";
+import { byteLength, copyBytes } from "./byte-column.ts";
+import { JsonWriter } from "./json-text.ts";
 import { latestScanOf, latestScoresWriter, latestScoreTextsOf } from "./latest-score-texts.ts";
 import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
 import { slotOf } from "./text-column.ts";
@@ -12,11 +14,35 @@ import {
 } from "./university-texts.ts";
 
 /**
- * `"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…`: the list's row and the scan count the
- * rankings keep; 0 for a university not among the rankings' rows, which has no completed scan (`slot` -1).
+ * `{"id":…,"domain":…,"name":…,"country":…,"created_at":…,"scan_count":…` and `rest`: the list's row, its bytes
+ * copied as they are but its closing brace, the scan count the rankings keep (0 for a university not among the
+ * rankings' rows, which has no completed scan: `slot` -1) and `rest`, which closes the object.
  */
-const universityMembers = (texts: UniversityTexts, textSlot: number, rows: RankedRows, slot: number) =>
-  `${universityRowAt(texts, textSlot).slice(1, -1)},"scan_count":${slot < 0 ? 0 : rows.scanCount[slot]}`;
+class UniversityJson extends JsonWriter {
+  readonly #after: string;
+  #text: string | undefined;
+  constructor(
+    private readonly texts: UniversityTexts,
+    private readonly textSlot: number,
+    rows: RankedRows,
+    slot: number,
+    rest: string,
+  ) {
+    super();
+    this.#after = `,"scan_count":${slot < 0 ? 0 : rows.scanCount[slot]}${rest}`;
+  }
+  get room(): number {
+    return byteLength(this.texts.row, this.textSlot) + this.#after.length * 3;
+  }
+  write(out: Buffer, at: number): number {
+    const end = copyBytes(this.texts.row, this.textSlot, 0, 1, out, at);
+    return end + utf8Write(out, this.#after, end);
+  }
+  get text(): string {
+    this.#text ??= `${universityRowAt(this.texts, this.textSlot).slice(0, -1)}${this.#after}`;
+    return this.#text;
+  }
+}
 
 /**
  * The HTTP fast path of v1 `/universities/{id}`: the core's `getUniversity` without its latest scan, spliced from
@@ -33,7 +59,7 @@ export async function splicedUniversity(db: DB, id: number): Promise<unknown> {
     const { latest_scan: _, ...university } = await getUniversity(db, id);
     return university;
   }
-  return new JsonText(`{${universityMembers(texts, textSlot, rows, slotOf(rows, id))}}`);
+  return new UniversityJson(texts, textSlot, rows, slotOf(rows, id), "}");
 }
 
 /**
@@ -51,9 +77,7 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
   const textSlot = slotOf(texts, id);
   // Neither the rankings' rows nor the table of latest scores have a scan of it: no completed scan, no ranking.
   if (textSlot >= 0 && slot < 0 && (scoreSlot < 0 || table.scanId[scoreSlot] === 0)) {
-    return new JsonText(
-      `{${universityMembers(texts, textSlot, rows, slot)},"latest_scan":null,"ranking":null}`,
-    );
+    return new UniversityJson(texts, textSlot, rows, slot, ',"latest_scan":null,"ranking":null}');
   }
   const latest = slot < 0 || scoreSlot < 0 || textSlot < 0 ? null : latestScanOf(table, scoreSlot);
   if (latest === null || scanIdAt(rows, slot) !== table.scanId[scoreSlot]) {
@@ -65,8 +89,12 @@ export async function splicedUniversityWithRanking(db: DB, id: number): Promise<
     latest.overallScore === null
       ? null
       : await rankingByProfile(db, id, country, latest.overallScore, latest.profile);
-  return new JsonText(
-    `{${universityMembers(texts, textSlot, rows, slot)},"latest_scan":${latest.json},"ranking":${JSON.stringify(ranking)}}`,
+  return new UniversityJson(
+    texts,
+    textSlot,
+    rows,
+    slot,
+    `,"latest_scan":${latest.json},"ranking":${JSON.stringify(ranking)}}`,
   );
 }
 

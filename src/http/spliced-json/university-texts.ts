@@ -1,8 +1,11 @@
 import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB, UniversityRef, UniversityRefs } from "../../../lib/index.ts";
 import { universitiesAfter } from "../../../lib/queries/list-universities.ts";
+import { utf8Write } from "./answer-body.ts";
 import { buildBatches } from "./build-batches.ts";
-import { room, slotOf, type TextColumn, TextColumnBuilder, textAt, textWithin } from "./text-column.ts";
+import { type ByteColumn, ByteColumnBuilder, byteLength, bytesText, copyBytes } from "./byte-column.ts";
+import { JsonRowArray } from "./json-text.ts";
+import { room, slotOf } from "./text-column.ts";
 
 /**
  * Every university as a row of the universities list, serialised once per universities generation (a new scan
@@ -12,11 +15,11 @@ import { room, slotOf, type TextColumn, TextColumnBuilder, textAt, textWithin } 
 export interface UniversityTexts {
   /** University ids, ascending; a university's slot is its index here. */
   ids: Int32Array;
-  /** `{"id":…,"domain":…,"name":…,"country":…,"created_at":…}`, as the core's row serialises. */
-  row: TextColumn;
-  /** The length of each row's last member and brace, `,"created_at":…}`; 0 where it passes 255. */
+  /** `{"id":…,"domain":…,"name":…,"country":…,"created_at":…}`, as the core's row serialises, in UTF-8. */
+  row: ByteColumn;
+  /** The bytes of each row's last member and brace, `,"created_at":…}`; 0 where they pass 255. */
   tail: Uint8Array;
-  /** The length of each row's last two members and brace, `,"country":…,"created_at":…}`; 0 where it passes 255. */
+  /** The bytes of each row's last two members and brace, `,"country":…,"created_at":…}`; 0 where they pass 255. */
   referenceTail: Uint8Array;
 }
 
@@ -29,7 +32,7 @@ async function buildUniversityTexts(db: DB): Promise<UniversityTexts> {
   let ids = new Int32Array(1024);
   let tail = new Uint8Array(1024);
   let referenceTail = new Uint8Array(1024);
-  const row = new TextColumnBuilder();
+  const row = new ByteColumnBuilder();
   let count = 0;
   for await (const run of buildBatches(RUN, (after) => universitiesAfter(db, after, RUN))) {
     ids = room(ids, count + run.length);
@@ -37,14 +40,17 @@ async function buildUniversityTexts(db: DB): Promise<UniversityTexts> {
     referenceTail = room(referenceTail, count + run.length);
     for (const university of run) {
       const text = JSON.stringify(university);
+      // An ASCII text's characters are its bytes; another's tails are measured as UTF-8.
+      const ascii = row.set(count, text) === text.length;
+      const bytesFrom = (at: number) => (ascii ? text.length - at : Buffer.byteLength(text.slice(at)));
       // A quote inside a JSON string is escaped, so the last `,"created_at":` and `,"country":` are the members'.
-      const length = text.length - text.lastIndexOf(CREATED_AT);
+      const length = bytesFrom(text.lastIndexOf(CREATED_AT));
       const country = text.lastIndexOf(COUNTRY);
-      const referenceLength = country < 0 ? 0 : text.length - country;
+      const referenceLength = country < 0 ? 0 : bytesFrom(country);
       ids[count] = Number(university.id);
       tail[count] = length <= 255 ? length : 0;
       referenceTail[count] = referenceLength <= 255 ? referenceLength : 0;
-      row.set(count++, text);
+      count++;
     }
   }
   return {
@@ -61,7 +67,8 @@ const universityTextsMemo = generationMemo((db) => buildUniversityTexts(db), { f
 export const universityTextsOf = (db: DB): Promise<UniversityTexts> => universityTextsMemo(db, "");
 
 /** A slot's row of the list, as the core serialises it. */
-export const universityRowAt = (texts: UniversityTexts, slot: number): string => textAt(texts.row, slot);
+export const universityRowAt = (texts: UniversityTexts, slot: number): string =>
+  bytesText(texts.row, slot, 0, 0);
 
 /**
  * `"id":…,"domain":…,"name":…,"country":…`: a slot's row without its braces and `created_at`, the university
@@ -69,7 +76,7 @@ export const universityRowAt = (texts: UniversityTexts, slot: number): string =>
  */
 export function universityAt(texts: UniversityTexts, slot: number): string {
   const tail = texts.tail[slot] as number;
-  if (tail > 0) return textWithin(texts.row, slot, 1, tail);
+  if (tail > 0) return bytesText(texts.row, slot, 1, tail);
   const row = universityRowAt(texts, slot);
   // A quote inside a JSON string is escaped, so the last `,"created_at":` is the member's.
   return row.slice(1, row.lastIndexOf(CREATED_AT));
@@ -78,10 +85,26 @@ export function universityAt(texts: UniversityTexts, slot: number): string {
 /** `"id":…,"domain":…,"name":…`: a slot's university reference without its country. */
 export function universityReferenceAt(texts: UniversityTexts, slot: number): string {
   const tail = texts.referenceTail[slot] as number;
-  if (tail > 0) return textWithin(texts.row, slot, 1, tail);
+  if (tail > 0) return bytesText(texts.row, slot, 1, tail);
   const university = universityAt(texts, slot);
   return university.slice(0, university.lastIndexOf(COUNTRY));
 }
+
+/** Writes a slot's `universityReferenceAt` as UTF-8 at `at` of `out`, its bytes copied as they are; returns its end. */
+export function writeUniversityReference(
+  texts: UniversityTexts,
+  slot: number,
+  out: Buffer,
+  at: number,
+): number {
+  const tail = texts.referenceTail[slot] as number;
+  if (tail > 0) return copyBytes(texts.row, slot, 1, tail, out, at);
+  return at + utf8Write(out, universityReferenceAt(texts, slot), at);
+}
+
+/** The most bytes `writeUniversityReference` writes of a slot: its row's. */
+export const universityRowBytes = (texts: UniversityTexts, slot: number): number =>
+  byteLength(texts.row, slot);
 
 /** The country code of a slot's university. */
 export function universityCountryAt(texts: UniversityTexts, slot: number): string {
@@ -104,3 +127,27 @@ export const keptUniversityRefs =
     }
     return out;
   };
+
+/**
+ * Rows of the list as a JSON array: a number is a slot of `texts`, whose bytes are copied as they are; a string is a
+ * row serialised otherwise (one the texts do not hold, read by the core).
+ */
+export class UniversityRowsJson extends JsonRowArray<number | string> {
+  constructor(
+    private readonly texts: UniversityTexts,
+    items: readonly (number | string)[],
+  ) {
+    super(items);
+  }
+  protected itemText(item: number | string): string {
+    return typeof item === "number" ? universityRowAt(this.texts, item) : item;
+  }
+  protected itemRoom(item: number | string): number {
+    return typeof item === "number" ? universityRowBytes(this.texts, item) : item.length * 3;
+  }
+  protected writeItem(item: number | string, out: Buffer, at: number): number {
+    return typeof item === "number"
+      ? copyBytes(this.texts.row, item, 0, 0, out, at)
+      : at + utf8Write(out, item, at);
+  }
+}
