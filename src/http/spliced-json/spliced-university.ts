@@ -1,7 +1,6 @@
 import { type DB, getUniversity, universityRanking, universityScores } from "../../../lib/index.ts";
 import { rankingByProfile } from "../../../lib/queries/university-ranking.ts";
 import { utf8Write } from "./answer-body.ts";
-import { byteLength, copyBytes } from "./byte-column.ts";
 import { JsonWriter } from "./json-text.ts";
 import { latestScanOf, latestScoresWriter, latestScoreTextsOf } from "./latest-score-texts.ts";
 import { type RankedRows, rankedRowsOf, scanIdAt } from "./ranked-row-texts.ts";
@@ -10,7 +9,9 @@ import {
   type UniversityTexts,
   universityCountryAt,
   universityRowAt,
+  universityRowBytes,
   universityTextsOf,
+  writeUniversityRow,
 } from "./university-texts.ts";
 
 /**
@@ -32,10 +33,10 @@ class UniversityJson extends JsonWriter {
     this.#after = `,"scan_count":${slot < 0 ? 0 : rows.scanCount[slot]}${rest}`;
   }
   get room(): number {
-    return byteLength(this.texts.row, this.textSlot) + this.#after.length * 3;
+    return universityRowBytes(this.texts, this.textSlot) + this.#after.length * 3;
   }
   write(out: Buffer, at: number): number {
-    const end = copyBytes(this.texts.row, this.textSlot, 0, 1, out, at);
+    const end = writeUniversityRow(this.texts, this.textSlot, out, at, 1);
     return end + utf8Write(out, this.#after, end);
   }
   get text(): string {

@@ -102,7 +102,16 @@ export function writeUniversityReference(
   return at + utf8Write(out, universityReferenceAt(texts, slot), at);
 }
 
-/** The most bytes `writeUniversityReference` writes of a slot: its row's. */
+/** Writes a slot's row as UTF-8 at `at` of `out`, without its last `cut` bytes (1: its closing brace); returns its end. */
+export const writeUniversityRow = (
+  texts: UniversityTexts,
+  slot: number,
+  out: Buffer,
+  at: number,
+  cut = 0,
+): number => copyBytes(texts.row, slot, 0, cut, out, at);
+
+/** The UTF-8 length of a slot's row: the most `writeUniversityRow` and `writeUniversityReference` write of it. */
 export const universityRowBytes = (texts: UniversityTexts, slot: number): number =>
   byteLength(texts.row, slot);
 
@@ -147,7 +156,7 @@ export class UniversityRowsJson extends JsonRowArray<number | string> {
   }
   protected writeItem(item: number | string, out: Buffer, at: number): number {
     return typeof item === "number"
-      ? copyBytes(this.texts.row, item, 0, 0, out, at)
+      ? writeUniversityRow(this.texts, item, out, at)
       : at + utf8Write(out, item, at);
   }
 }
