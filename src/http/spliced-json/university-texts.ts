@@ -117,6 +117,13 @@ export const universityRowBytes = (texts: UniversityTexts, slot: number): number
 
 /** The country code of a slot's university. */
 export function universityCountryAt(texts: UniversityTexts, slot: number): string {
+  const tail = texts.tail[slot] as number;
+  const referenceTail = texts.referenceTail[slot] as number;
+  // `,"country":"XX"` lies between the two tails: only its value is decoded.
+  if (tail > 0 && referenceTail > 0) {
+    const head = byteLength(texts.row, slot) - referenceTail + COUNTRY.length;
+    return JSON.parse(bytesText(texts.row, slot, head, tail)) as string;
+  }
   const university = universityAt(texts, slot);
   return JSON.parse(university.slice(university.lastIndexOf(COUNTRY) + COUNTRY.length)) as string;
 }
