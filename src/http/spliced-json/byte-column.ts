@@ -1,5 +1,5 @@
 import { utf8Write } from "./answer-body.ts";
-import { room } from "./text-column.ts";
+import { SlotSpans } from "./text-column.ts";
 
 /**
  * Short texts by slot kept as their UTF-8, in a few large buffers: what an answer writes of them is copied as it
@@ -43,9 +43,7 @@ export class ByteColumnBuilder {
   readonly #chunks: Buffer[] = [];
   #open: Buffer | undefined;
   #used = 0;
-  #chunk = new Uint16Array(1024);
-  #start = new Int32Array(1024);
-  #end = new Int32Array(1024);
+  readonly #spans = new SlotSpans();
   /** Keeps `text` at `slot`; returns its UTF-8 length. */
   set(slot: number, text: string): number {
     // A UTF-16 unit takes at most three bytes of UTF-8.
@@ -54,14 +52,9 @@ export class ByteColumnBuilder {
       this.#close();
       this.#open = Buffer.allocUnsafe(Math.max(CHUNK_BYTES, most));
     }
-    this.#chunk = room(this.#chunk, slot + 1);
-    this.#start = room(this.#start, slot + 1);
-    this.#end = room(this.#end, slot + 1);
     const length = utf8Write(this.#open, text, this.#used);
-    this.#chunk[slot] = this.#chunks.length;
-    this.#start[slot] = this.#used;
+    this.#spans.place(slot, this.#chunks.length, this.#used, this.#used + length);
     this.#used += length;
-    this.#end[slot] = this.#used;
     return length;
   }
   #close(): void {
@@ -74,11 +67,6 @@ export class ByteColumnBuilder {
   }
   build(count: number): ByteColumn {
     this.#close();
-    return {
-      chunks: this.#chunks,
-      chunk: this.#chunk.slice(0, count),
-      start: this.#start.slice(0, count),
-      end: this.#end.slice(0, count),
-    };
+    return { chunks: this.#chunks, ...this.#spans.build(count) };
   }
 }

@@ -57,12 +57,33 @@ export function room<A extends Uint8Array | Uint16Array | Int32Array | Uint32Arr
   return grown;
 }
 
-export class TextColumnBuilder {
-  readonly #chunks: string[] = [];
-  readonly #open: { narrow?: OpenChunk; wide?: OpenChunk } = {};
+/** Where each slot's text lies (its chunk, start and end), grown as slots are set: what a column builder fills. */
+export class SlotSpans {
   #chunk = new Uint16Array(1024);
   #start = new Int32Array(1024);
   #end = new Int32Array(1024);
+  place(slot: number, chunk: number, start: number, end: number): void {
+    this.#chunk = room(this.#chunk, slot + 1);
+    this.#start = room(this.#start, slot + 1);
+    this.#end = room(this.#end, slot + 1);
+    this.#chunk[slot] = chunk;
+    this.#start[slot] = start;
+    this.#end[slot] = end;
+  }
+  /** The spans of the first `count` slots. */
+  build(count: number): { chunk: Uint16Array; start: Int32Array; end: Int32Array } {
+    return {
+      chunk: this.#chunk.slice(0, count),
+      start: this.#start.slice(0, count),
+      end: this.#end.slice(0, count),
+    };
+  }
+}
+
+export class TextColumnBuilder {
+  readonly #chunks: string[] = [];
+  readonly #open: { narrow?: OpenChunk; wide?: OpenChunk } = {};
+  readonly #spans = new SlotSpans();
   set(slot: number, text: string): void {
     const kind = WIDE.test(text) ? "wide" : "narrow";
     let open = this.#open[kind];
@@ -71,13 +92,8 @@ export class TextColumnBuilder {
       this.#chunks.push("");
       this.#open[kind] = open;
     }
-    this.#chunk = room(this.#chunk, slot + 1);
-    this.#start = room(this.#start, slot + 1);
-    this.#end = room(this.#end, slot + 1);
-    this.#chunk[slot] = open.id;
-    this.#start[slot] = open.length;
+    this.#spans.place(slot, open.id, open.length, open.length + text.length);
     open.length += text.length;
-    this.#end[slot] = open.length;
     open.parts.push(text);
     if (open.parts.length >= TEXTS_PER_CHUNK) this.#close(kind);
   }
@@ -90,12 +106,7 @@ export class TextColumnBuilder {
   build(count: number): TextColumn {
     this.#close("narrow");
     this.#close("wide");
-    return {
-      chunks: this.#chunks,
-      chunk: this.#chunk.slice(0, count),
-      start: this.#start.slice(0, count),
-      end: this.#end.slice(0, count),
-    };
+    return { chunks: this.#chunks, ...this.#spans.build(count) };
   }
 }
 
