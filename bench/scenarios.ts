@@ -213,6 +213,67 @@ export function buildScenarios(dbPath: string, options: ScenarioOptions): Scenar
       modes: both,
     },
     {
+      name: "rankings-100",
+      label: "v1 /rankings?limit=100 (page 1, 22 KB)",
+      paths: fixed("/api/v1/rankings?limit=100"),
+      modes: both,
+    },
+    // The other read endpoints: uncached only (an export is never reused; the rest are one answer a generation).
+    {
+      name: "export",
+      label: "v1 /universities/{id}/export",
+      paths: varied(() => `/api/v1/universities/${pick(scanned)}/export`),
+      modes: ["uncached"],
+    },
+    {
+      name: "stats",
+      label: "v1 /stats",
+      paths: fixed("/api/v1/stats"),
+      modes: ["uncached"],
+    },
+    {
+      name: "list-v2",
+      label: "v2 /universities?page= (any page of 20)",
+      paths: varied(() => `/api/v2/universities?page=${1 + Math.floor(rnd() * Math.ceil(ids.length / 20))}`),
+      modes: ["uncached"],
+    },
+    {
+      name: "university-v2",
+      label: "v2 /universities/{id} (with its latest scan and ranking)",
+      paths: varied(() => `/api/v2/universities/${pick(ids)}`),
+      modes: ["uncached"],
+    },
+    {
+      name: "compare-v2",
+      label: "v2 /compare (10 ids)",
+      paths: varied(() => `/api/v2/compare?ids=${tenIds()}`),
+      modes: ["uncached"],
+    },
+    {
+      name: "countries",
+      label: "v2 /countries",
+      paths: fixed("/api/v2/countries"),
+      modes: ["uncached"],
+    },
+    {
+      name: "explorer-view",
+      label: "v2 /explorer/view",
+      paths: fixed("/api/v2/explorer/view"),
+      modes: ["uncached"],
+    },
+    {
+      name: "schema",
+      label: "v2 /schema",
+      paths: fixed("/api/v2/schema"),
+      modes: ["uncached"],
+    },
+    {
+      name: "methodology",
+      label: "v2 /methodology (30 KB)",
+      paths: fixed("/api/v2/methodology"),
+      modes: ["uncached"],
+    },
+    {
       name: "health",
       label: "/health",
       paths: fixed("/health"),

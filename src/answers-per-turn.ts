@@ -14,9 +14,11 @@ export type AnswerRelease = (answer: Response | Promise<Response>) => Promise<Re
 
 /**
  * A release for one server: each answer given to it settles once the turn in which it was made ends
- * (`setImmediate`), with every other answer made in that turn; a failed answer fails at once.
+ * (`setImmediate`), with every other answer made in that turn; a failed answer fails at once, and one that
+ * `sendAtOnce` names (`isLargeAnswer` in the server: `Bun.serve` writes a large answer handed over after its turn
+ * at many times the cost) as soon as it is made.
  */
-export function answersPerTurn(): AnswerRelease {
+export function answersPerTurn(sendAtOnce: (response: Response) => boolean = () => false): AnswerRelease {
   // The answers held for the end of this turn (a release is scheduled exactly while there are any).
   let settles: Settle[] = [];
   let responses: Response[] = [];
@@ -28,6 +30,10 @@ export function answersPerTurn(): AnswerRelease {
     for (let i = 0; i < s.length; i++) (s[i] as Settle)(r[i] as Response);
   };
   const hold = (settle: Settle, response: Response) => {
+    if (sendAtOnce(response)) {
+      settle(response);
+      return;
+    }
     responses.push(response);
     if (settles.push(settle) === 1) setImmediate(release);
   };

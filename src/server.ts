@@ -24,6 +24,7 @@ import { createApp, type UnirankApp } from "./http/app.ts";
 import { ResponseCache } from "./http/cache.ts";
 import { bunConnInfo } from "./http/conn-info.ts";
 import type { AppContext } from "./http/context.ts";
+import { isLargeAnswer } from "./http/large-answers.ts";
 import { observers } from "./http/observer.ts";
 import { createViewTokens } from "./http/view-tokens.ts";
 import type { LogFunction, Logger } from "./logger.ts";
@@ -146,7 +147,7 @@ export async function startServer(
   const ready = Promise.withResolvers<UnirankApp>();
   // Nothing is answered before the app exists; an early request waits for it.
   ready.promise.catch(() => {});
-  const released = answersPerTurn();
+  const released = answersPerTurn(isLargeAnswer);
   // Collections paced to the garbage answers make (src/memory-steward.ts); off with the steward.
   const pace = requestPacer(config.gcHeadroomMb);
   const server = Bun.serve({

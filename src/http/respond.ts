@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { markedBySize } from "./large-answers.ts";
 import { scratchUtf8 } from "./scratch-utf8.ts";
 import type { AnswerBody } from "./spliced-json/answer-body.ts";
 
@@ -128,15 +129,16 @@ function headerTemplate(
 
 /** A response of `body` with the template's headers and then the answer's own (which win). */
 function answered(
-  body: BodyInit | null,
+  body: string | Uint8Array | null,
   status: number,
   template: Headers,
   own: Record<string, string>,
+  utf8Bytes?: number,
 ): Response {
-  const response = new Response(body, { status, headers: template });
+  const response = new Response(body as BodyInit | null, { status, headers: template });
   const headers = response.headers;
   for (const name in own) headers.set(name, own[name] as string);
-  return response;
+  return markedBySize(response, body, utf8Bytes);
 }
 
 export function jsonResponse(request: Request, body: AnswerBody, options: JsonResponseOptions): Response {
@@ -176,5 +178,5 @@ export function jsonResponse(request: Request, body: AnswerBody, options: JsonRe
     headers["Content-Length"] = String(typeof payload === "string" ? utf8().byteLength : payload.byteLength);
     return answered(null, options.status, template, headers);
   }
-  return answered(payload as BodyInit, options.status, template, headers);
+  return answered(payload, options.status, template, headers, bytes?.byteLength);
 }

@@ -61,3 +61,17 @@ test("a failed answer fails at once, without waiting for the turn", async () => 
   await held;
   expect(heldDone).toBe(true);
 });
+
+test("an answer the release is told to send at once settles as soon as it is made, the others at the turn's end", async () => {
+  const large = new Response("large");
+  const release = answersPerTurn((response) => response === large);
+  const events: string[] = [];
+  void release(new Response("small")).then(() => events.push("small"));
+  const made = Promise.withResolvers<Response>();
+  void release(made.promise).then(() => events.push("large"));
+  made.resolve(large);
+  for (let k = 0; k < 5; k++) await Promise.resolve();
+  expect(events).toEqual(["large"]);
+  await nextTurn();
+  expect(events).toEqual(["large", "small"]);
+});

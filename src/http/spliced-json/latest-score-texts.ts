@@ -161,7 +161,7 @@ export function latestScoresWriter(table: LatestScoreTexts, slot: number): JsonW
 export const scoresWithin = (
   codes: ArrayLike<number>,
   from: number,
-  head: string,
+  head: string | JsonWriter,
   tail: string,
 ): JsonWriter => new MembersWithin(SCORE_MEMBERS, codes, from, head, tail);
 

@@ -10,7 +10,7 @@ import { slotOf } from "./text-column.ts";
 import {
   keptUniversityRefs,
   type UniversityTexts,
-  universityAt,
+  UniversityWithin,
   universityTextsOf,
 } from "./university-texts.ts";
 
@@ -24,13 +24,21 @@ const CHANGE_ROOM = Math.max(...CHANGE_HEADS.map((h) => h.length)) + 4 + B.lengt
 /** The changes' weights while they are put in order (|delta| in tenths, -1 one-sided). */
 const WEIGHTS = new Int16Array(SCORE_NAMES.length);
 
-/** `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`: a side of the diff. */
-const side = (row: ScanRow, texts: UniversityTexts, slot: number): string =>
-  `{"id":${Number(row.id)},"university":{${universityAt(texts, slot)}},"completed_at":${JSON.stringify(row.completed_at ?? "")}` +
-  `,"profile":${JSON.stringify(row.profile)},"rubric_version":${row.rubric_version == null ? null : Number(row.rubric_version)}}`;
+/**
+ * `before`, then a side of the diff, `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`,
+ * its university's bytes copied from the list's rows, then `after`.
+ */
+const side = (row: ScanRow, texts: UniversityTexts, slot: number, before: string, after: string) =>
+  new UniversityWithin(
+    texts,
+    slot,
+    `${before}{"id":${Number(row.id)},"university":{`,
+    `},"completed_at":${JSON.stringify(row.completed_at ?? "")},"profile":${JSON.stringify(row.profile)}` +
+      `,"rubric_version":${row.rubric_version == null ? null : Number(row.rubric_version)}}${after}`,
+  );
 
 /**
- * The scan diff's bytes: its sides as texts, its changes written as digits from the two scans' codes of tenths in
+ * The scan diff's bytes: its sides (`side`), its changes written as digits from the two scans' codes of tenths in
  * the core's order (largest |delta| first, one-sided ones last, ties in catalogue order), its summary and checks.
  */
 class ScanDiffJson extends JsonWriter {
@@ -40,7 +48,8 @@ class ScanDiffJson extends JsonWriter {
   readonly #tail: string;
   #text: string | undefined;
   constructor(
-    private readonly head: string,
+    private readonly sideA: UniversityWithin,
+    private readonly sideB: UniversityWithin,
     private readonly a: Uint16Array,
     private readonly b: Uint16Array,
     checks: string,
@@ -84,7 +93,14 @@ class ScanDiffJson extends JsonWriter {
       `"not_comparable":${oneSided}},"checks":${checks}}`;
   }
   get room(): number {
-    return (this.head.length + this.#tail.length) * 3 + 1 + this.#changes * (CHANGE_ROOM + 1) + WORD_SLACK;
+    return (
+      this.sideA.room +
+      this.sideB.room +
+      this.#tail.length * 3 +
+      1 +
+      this.#changes * (CHANGE_ROOM + 1) +
+      WORD_SLACK
+    );
   }
   get text(): string {
     this.#text ??= writtenText(this);
@@ -93,7 +109,7 @@ class ScanDiffJson extends JsonWriter {
   write(out: Buffer, at: number): number {
     const { a, b } = this;
     const view = wordView(out);
-    at += utf8Write(out, this.head, at);
+    at = this.sideB.write(out, this.sideA.write(out, at));
     out[at++] = 0x5b; // [
     for (let k = 0; k < this.#changes; k++) {
       const i = this.#order[k] as number;
@@ -143,6 +159,11 @@ export async function splicedScanDiff(db: DB, params: ScanDiffParams): Promise<u
     return scanDiff(db, params, keptUniversityRefs(db));
   }
   const checks = storedCheckChanges(rowA.evidence ?? null, rowB.evidence ?? null);
-  const head = `{"a":${side(rowA, texts, slotA)},"b":${side(rowB, texts, slotB)},"changes":`;
-  return new ScanDiffJson(head, codesA, codesB, JSON.stringify(checks));
+  return new ScanDiffJson(
+    side(rowA, texts, slotA, '{"a":', ""),
+    side(rowB, texts, slotB, ',"b":', ',"changes":'),
+    codesA,
+    codesB,
+    JSON.stringify(checks),
+  );
 }

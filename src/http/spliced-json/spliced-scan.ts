@@ -1,10 +1,9 @@
 import { type DB, getScan, SCORE_NAMES } from "../../../lib/index.ts";
 import { type ScanRow, scanRows } from "../../../lib/queries/get-scan.ts";
 import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
-import { JsonText } from "./json-text.ts";
 import { scoresWithin } from "./latest-score-texts.ts";
 import { slotOf } from "./text-column.ts";
-import { keptUniversityRefs, universityAt, universityTextsOf } from "./university-texts.ts";
+import { keptUniversityRefs, UniversityWithin, universityTextsOf } from "./university-texts.ts";
 
 /** The codes of a completed scan's scores, in catalogue order; null when one is not a tenth (the core says it). */
 export function scanScoreCodes(row: ScanRow): Uint16Array | null {
@@ -27,11 +26,19 @@ export async function splicedScan(db: DB, id: number): Promise<unknown> {
   if (row === undefined || slot < 0 || (row.status === "completed" && codes === null)) {
     return getScan(db, id, keptUniversityRefs(db));
   }
-  const head =
-    `{"id":${Number(row.id)},"university":{${universityAt(texts, slot)}},"status":${JSON.stringify(row.status)}` +
+  const after =
+    `},"status":${JSON.stringify(row.status)}` +
     `,"started_at":${JSON.stringify(row.started_at ?? null)},"completed_at":${JSON.stringify(row.completed_at ?? null)}` +
     `,"profile":${JSON.stringify(row.profile)},"rubric_version":${row.rubric_version == null ? null : Number(row.rubric_version)},"scores":`;
+  const before = `{"id":${Number(row.id)},"university":{`;
   const evidence = row.evidence == null ? "null" : JSON.stringify(JSON.parse(row.evidence));
-  if (codes === null) return new JsonText(`${head}null,"evidence":${evidence}}`);
-  return scoresWithin(codes, 0, `${head}{`, `},"evidence":${evidence}}`);
+  if (codes === null) {
+    return new UniversityWithin(texts, slot, before, `${after}null,"evidence":${evidence}}`);
+  }
+  return scoresWithin(
+    codes,
+    0,
+    new UniversityWithin(texts, slot, before, `${after}{`),
+    `},"evidence":${evidence}}`,
+  );
 }

@@ -71,27 +71,34 @@ export class TenthsMembers {
 }
 
 /**
- * `head`, the members of codes `from` on (`TenthsMembers`), `tail`: a JSON value whose scores are written as digits
- * from their codes straight into an answer's bytes.
+ * `head` (a text, or a value that writes itself), the members of codes `from` on (`TenthsMembers`), `tail`: a JSON
+ * value whose scores are written as digits from their codes straight into an answer's bytes.
  */
 export class MembersWithin extends JsonWriter {
   constructor(
     private readonly members: TenthsMembers,
     private readonly codes: ArrayLike<number>,
     private readonly from: number,
-    private readonly head: string,
+    private readonly head: string | JsonWriter,
     private readonly tail: string,
   ) {
     super();
   }
   get room(): number {
-    return (this.head.length + this.tail.length) * 3 + this.members.room;
+    const { head } = this;
+    return (
+      (typeof head === "string" ? head.length * 3 : head.room) + this.tail.length * 3 + this.members.room
+    );
   }
   get text(): string {
-    return this.head + this.members.text(this.codes, this.from) + this.tail;
+    const { head } = this;
+    return (
+      (typeof head === "string" ? head : head.text) + this.members.text(this.codes, this.from) + this.tail
+    );
   }
   write(out: Buffer, at: number): number {
-    at += utf8Write(out, this.head, at);
+    const { head } = this;
+    at = typeof head === "string" ? at + utf8Write(out, head, at) : head.write(out, at);
     at = this.members.write(this.codes, this.from, out, at);
     return at + utf8Write(out, this.tail, at);
   }

@@ -4,7 +4,7 @@ import { universitiesAfter } from "../../../lib/queries/list-universities.ts";
 import { utf8Write } from "./answer-body.ts";
 import { buildBatches } from "./build-batches.ts";
 import { type ByteColumn, ByteColumnBuilder, byteLength, bytesText, copyBytes } from "./byte-column.ts";
-import { JsonRowArray } from "./json-text.ts";
+import { JsonRowArray, JsonWriter } from "./json-text.ts";
 import { room, slotOf } from "./text-column.ts";
 
 /**
@@ -100,6 +100,36 @@ export function writeUniversityReference(
   const tail = texts.referenceTail[slot] as number;
   if (tail > 0) return copyBytes(texts.row, slot, 1, tail, out, at);
   return at + utf8Write(out, universityReferenceAt(texts, slot), at);
+}
+
+/** Writes a slot's `universityAt` as UTF-8 at `at` of `out`, its bytes copied as they are; returns its end. */
+export function writeUniversity(texts: UniversityTexts, slot: number, out: Buffer, at: number): number {
+  const tail = texts.tail[slot] as number;
+  if (tail > 0) return copyBytes(texts.row, slot, 1, tail, out, at);
+  return at + utf8Write(out, universityAt(texts, slot), at);
+}
+
+/** `before`, a slot's `universityAt` as its bytes, `after`: a university inside a value the answer writes. */
+export class UniversityWithin extends JsonWriter {
+  constructor(
+    private readonly texts: UniversityTexts,
+    private readonly slot: number,
+    private readonly before: string,
+    private readonly after: string,
+  ) {
+    super();
+  }
+  get room(): number {
+    return (this.before.length + this.after.length) * 3 + universityRowBytes(this.texts, this.slot);
+  }
+  get text(): string {
+    return this.before + universityAt(this.texts, this.slot) + this.after;
+  }
+  write(out: Buffer, at: number): number {
+    at += utf8Write(out, this.before, at);
+    at = writeUniversity(this.texts, this.slot, out, at);
+    return at + utf8Write(out, this.after, at);
+  }
 }
 
 /** Writes a slot's row as UTF-8 at `at` of `out`, without its last `cut` bytes (1: its closing brace); returns its end. */
