@@ -36,6 +36,12 @@ function evidenceChecks(evidence: Record<string, unknown> | null): CheckPoints[]
   );
 }
 
+/** An export's recommendations: from its latest scan's scores and the checks of that scan's evidence. */
+export const exportRecommendations = (
+  scores: Partial<Record<string, number | null>>,
+  evidence: Record<string, unknown> | null,
+): Recommendation[] => recommend(scores, evidenceChecks(evidence));
+
 /** Everything unirank knows about one university; 404 for unknown or never-scanned universities. */
 export async function exportUniversity(
   db: DB,
@@ -63,7 +69,7 @@ export async function exportUniversity(
     exported_at: isoTimestamp((options.clock ?? systemClock)()),
     university,
     latest_scores: { scan_id: scanId, completed_at: latest.completed_at, ...latestScores },
-    recommendations: recommend(latestScores, evidenceChecks(evidence)),
+    recommendations: exportRecommendations(latestScores, evidence),
     scan_history: history.map((h) => ({
       scan_id: Number(h.id),
       completed_at: h.completed_at ?? "",

@@ -13,7 +13,6 @@ export interface Recommendation {
 
 type Scores = Partial<Record<string, number | null>>;
 
-const PRIORITY_ORDER: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
 const priorityOf = (score: number): Priority => (score < 50 ? "high" : score < 70 ? "medium" : "low");
 
 /**
@@ -35,23 +34,36 @@ export function recommend(scores: Scores, checks: readonly CheckPoints[] = []): 
         message: `${c.label}: ${c.detail}. ${c.remediation}`,
       };
     });
+  if (fromChecks.length === 0) return recommendByScore(scores);
   const covered = new Set(fromChecks.map((r) => r.category));
   return [...fromChecks, ...recommendByScore(scores).filter((r) => !covered.has(r.category))].slice(0, 10);
 }
 
+/** Each sub-score's place among the others by name, as `localeCompare` puts them: a tie of scores goes by name. */
+const NAME_PLACE = new Map(
+  [...SUB_SCORE_NAMES].sort((a, b) => a.localeCompare(b)).map((name, place) => [name, place]),
+);
+/** Each sub-score's message around its score: `<label> is at ` and `: <advice>`. */
+const MESSAGE_HEAD = new Map(
+  SUB_SCORE_NAMES.map((name) => [name, `${SCORE_BY_NAME.get(name)?.label} is at `]),
+);
+const MESSAGE_TAIL = new Map(SUB_SCORE_NAMES.map((name) => [name, `: ${ADVICE[name]}`]));
+
 function recommendByScore(scores: Scores): Recommendation[] {
-  const measured = SUB_SCORE_NAMES.flatMap((name) => {
+  const measured: { name: SubScoreName; score: number; place: number }[] = [];
+  for (const name of SUB_SCORE_NAMES) {
     const score = scores[name];
-    return score == null ? [] : [{ name, score }];
-  }).sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));
-  const weak = measured.filter((m) => m.score < 70);
-  const chosen = (weak.length > 0 ? weak : measured.slice(0, 3)).slice(0, 10);
-  return chosen
-    .map(({ name, score }) => ({
-      category: name,
-      score,
-      priority: priorityOf(score),
-      message: `${SCORE_BY_NAME.get(name)?.label} is at ${score}: ${ADVICE[name]}`,
-    }))
-    .sort((a, b) => PRIORITY_ORDER[a.priority] - PRIORITY_ORDER[b.priority] || a.score - b.score);
+    if (score != null) measured.push({ name, score, place: NAME_PLACE.get(name) as number });
+  }
+  measured.sort((a, b) => a.score - b.score || a.place - b.place);
+  let weak = 0;
+  while (weak < measured.length && (measured[weak] as { score: number }).score < 70) weak++;
+  const chosen = measured.slice(0, Math.min(10, weak > 0 ? weak : 3));
+  // In order of score, so of priority too: a lower score never has a lower priority.
+  return chosen.map(({ name, score }) => ({
+    category: name,
+    score,
+    priority: priorityOf(score),
+    message: `${MESSAGE_HEAD.get(name)}${score}${MESSAGE_TAIL.get(name)}`,
+  }));
 }

@@ -5,7 +5,6 @@ import {
   CompareParams,
   ComparisonListSchema,
   ExportSchema,
-  exportUniversity,
   IdParams,
   LatestScoresSchema,
   ListUniversitiesParams,
@@ -21,6 +20,7 @@ import type { AppContext } from "./context.ts";
 import { csvList } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
 import { splicedCompare } from "./spliced-json/spliced-compare.ts";
+import { splicedExport } from "./spliced-json/spliced-export.ts";
 import { splicedRankings } from "./spliced-json/spliced-rankings.ts";
 import { splicedUniversities } from "./spliced-json/spliced-universities.ts";
 import { splicedUniversity, splicedUniversityScores } from "./spliced-json/spliced-university.ts";
@@ -68,7 +68,7 @@ export function v1Routes(ctx: AppContext): RouteSpec[] {
       response: ExportSchema,
       // exported_at is the time of the request, so the answer is never reused.
       uncached: true,
-      handle: async ({ params }) => ({ data: await exportUniversity(db, params.id, { clock: ctx.clock }) }),
+      handle: async ({ params }) => ({ data: await splicedExport(db, params.id, ctx.clock) }),
     }),
     route({
       path: "/api/v1/rankings",

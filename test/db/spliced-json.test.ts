@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import {
   CATEGORY_NAMES,
   compare,
+  exportUniversity,
   getScan,
   getUniversity,
   type IngestRecord,
@@ -30,6 +31,7 @@ import { scratchUtf8 } from "../../src/http/scratch-utf8.ts";
 import { historyTableOf } from "../../src/http/spliced-json/history-table.ts";
 import { JsonText, JsonWriter, jsonOf } from "../../src/http/spliced-json/json-text.ts";
 import { splicedCompare } from "../../src/http/spliced-json/spliced-compare.ts";
+import { splicedExport } from "../../src/http/spliced-json/spliced-export.ts";
 import { splicedScanHistory } from "../../src/http/spliced-json/spliced-history.ts";
 import { splicedLeaderboard, splicedRankings } from "../../src/http/spliced-json/spliced-rankings.ts";
 import { splicedRegressions } from "../../src/http/spliced-json/spliced-regressions.ts";
@@ -357,6 +359,24 @@ describeEachDatabase("http: spliced rankings, leaderboards, universities, scores
     expect(historyKinds.spliced).toBeGreaterThan(ids.length * historyInputs.length * 0.8);
     expect(historyKinds.read).toBeGreaterThanOrEqual(historyInputs.length * Math.floor((COUNT / 23) * 0.8));
     expect(historyKinds.errors).toBe(historyInputs.length);
+    // v1 /universities/{id}/export at one time: the core's answers and errors, every university.
+    const exportKinds = { spliced: 0, read: 0, errors: 0, checks: 0 };
+    const exportClock = () => new Date("2026-11-21T10:11:12Z");
+    for (const id of [...ids, missing]) {
+      const core = await outcome(exportUniversity(db, id, { clock: exportClock }));
+      const spliced = await outcome(splicedExport(db, id, exportClock));
+      expect(spliced.json).toBe(core.json);
+      if (spliced.spliced) exportKinds.spliced++;
+      else if (spliced.json.startsWith("{")) exportKinds.read++;
+      else exportKinds.errors++;
+      if (spliced.spliced && spliced.json.includes('"message":"TLS: d. Renew"')) exportKinds.checks++;
+    }
+    // Read by the core: a latest score that is not a tenth (ids divisible by 13), a history with a time not in
+    // unirank's form (23); errors: the six unscanned and the missing.
+    expect(exportKinds.spliced).toBeGreaterThan(ids.length * 0.8);
+    expect(exportKinds.read).toBeGreaterThanOrEqual(Math.floor(COUNT / 13));
+    expect(exportKinds.errors).toBe(7);
+    expect(exportKinds.checks).toBeGreaterThan(10);
     // v2 /scans/{id} and /scan-diff with the universities from the list's rows: the core's answers and errors.
     const scanIds = (await db.selectFrom("scans").select("id").orderBy("id").execute()).map((r) =>
       Number(r.id),

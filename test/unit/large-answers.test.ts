@@ -3,7 +3,7 @@ import { isLargeAnswer, LARGE_ANSWER_BYTES, markedBySize } from "../../src/http/
 import { jsonResponse } from "../../src/http/respond.ts";
 
 const marked = (body: string | Uint8Array | null, utf8Bytes?: number) =>
-  isLargeAnswer(markedBySize(new Response(body), body, utf8Bytes));
+  isLargeAnswer(markedBySize(new Response(body as BodyInit | null), body, utf8Bytes));
 
 test("an answer is large when its body's bytes pass the limit, counted as UTF-8 for a text", () => {
   expect(marked(null)).toBe(false);

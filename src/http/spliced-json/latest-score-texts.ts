@@ -165,6 +165,16 @@ export const scoresWithin = (
   tail: string,
 ): JsonWriter => new MembersWithin(SCORE_MEMBERS, codes, from, head, tail);
 
+/** A slot's scores as values by name, in catalogue order (null where unmeasured), from codes that say them exactly. */
+export function latestScoresValues(table: LatestScoreTexts, slot: number): Record<string, number | null> {
+  const values: Record<string, number | null> = {};
+  for (let i = 0; i < STRIDE; i++) {
+    const code = table.tenths[slot * STRIDE + i] as number;
+    values[SCORE_NAMES[i] as string] = code === NULL_CODE ? null : code / 10;
+  }
+  return values;
+}
+
 /** `"overall_score":…,…`: a slot's scores as the members of a JSON object, or null as `latestScoresJson`. */
 export function scoreMembers(table: LatestScoreTexts, slot: number): string | null {
   if (table.exact[slot] !== 1) return null;

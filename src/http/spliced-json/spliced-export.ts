@@ -1,0 +1,129 @@
+import type { DB } from "../../../lib/index.ts";
+import { exportRecommendations, exportUniversity } from "../../../lib/queries/export-university.ts";
+import { scanEvidence } from "../../../lib/queries/scan-evidence.ts";
+import { type Clock, isoTimestamp, systemClock } from "../../../lib/time/format.ts";
+import { utf8Write } from "./answer-body.ts";
+import { AsciiText, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
+import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
+import { writeIsoSeconds } from "./iso-seconds.ts";
+import { JsonWriter } from "./json-text.ts";
+import { latestScoresValues, latestScoresWriter, latestScoreTextsOf } from "./latest-score-texts.ts";
+import { slotOf } from "./text-column.ts";
+import {
+  type UniversityTexts,
+  universityRowBytes,
+  universityTextsOf,
+  writeUniversityRow,
+} from "./university-texts.ts";
+
+const SCAN_ID = new AsciiText('{"scan_id":');
+const COMPLETED_AT = new AsciiText(',"completed_at":"');
+const OVERALL = new AsciiText('","overall_score":');
+/** The most bytes an entry of the history takes: its constants, an id of ten digits, a time, a score, a comma. */
+const ENTRY_ROOM = SCAN_ID.length + 10 + COMPLETED_AT.length + 25 + OVERALL.length + 4 + 2;
+
+/**
+ * `{"exported_at":…,"university":…,"latest_scores":…,"recommendations":…,"scan_history":[…]}`: the university's row
+ * of the list as its bytes, its latest scores written from their codes, its history newest first from the table of
+ * every history (`{"scan_id":…,"completed_at":…,"overall_score":…}` an entry, the overall score its first code).
+ */
+class ExportJson extends JsonWriter {
+  #text: string | undefined;
+  constructor(
+    private readonly head: string,
+    private readonly texts: UniversityTexts,
+    private readonly textSlot: number,
+    private readonly scores: JsonWriter,
+    private readonly recommendations: string,
+    private readonly history: HistoryTable,
+    private readonly first: number,
+    private readonly end: number,
+  ) {
+    super();
+  }
+  get room(): number {
+    return (
+      (this.head.length + this.recommendations.length) * 3 +
+      universityRowBytes(this.texts, this.textSlot) +
+      this.scores.room +
+      64 +
+      (this.end - this.first) * ENTRY_ROOM +
+      WORD_SLACK
+    );
+  }
+  get text(): string {
+    this.#text ??= (() => {
+      const out = Buffer.allocUnsafe(this.room);
+      return out.toString("utf8", 0, this.write(out, 0));
+    })();
+    return this.#text;
+  }
+  write(out: Buffer, at: number): number {
+    const { history } = this;
+    at += utf8Write(out, this.head, at);
+    at = writeUniversityRow(this.texts, this.textSlot, out, at);
+    at += utf8Write(out, ',"latest_scores":', at);
+    at = this.scores.write(out, at);
+    at += utf8Write(out, `,"recommendations":${this.recommendations},"scan_history":[`, at);
+    const view = wordView(out);
+    for (let entry = this.end - 1; entry >= this.first; entry--) {
+      if (entry < this.end - 1) out[at++] = 0x2c; // ,
+      at = SCAN_ID.write(view, at);
+      at += utf8Write(out, String(history.scanId[entry]), at);
+      at = COMPLETED_AT.write(view, at);
+      at = writeIsoSeconds(history.seconds[entry] as number, out, at);
+      at = OVERALL.write(view, at);
+      at = putTenthsWord(view, history.tenths[entry * HISTORY_STRIDE] as number, at);
+      out[at++] = 0x7d; // }
+    }
+    out[at++] = 0x5d; // ]
+    out[at++] = 0x7d; // }
+    return at;
+  }
+}
+
+/**
+ * The HTTP fast path of v1 `/universities/{id}/export`: the core's `exportUniversity`, spliced from what the other
+ * answers keep in memory (the list's row, the table of latest scores, every university's history) with the core's
+ * recommendations from the latest scores and that scan's evidence (its one read of the database). A university
+ * one of them does not hold (unknown, unscanned, a write in between, a score that is not a tenth, the histories not
+ * built yet) is answered by the core. The bytes equal `JSON.stringify` of the core's answer at the same time
+ * (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
+ */
+export async function splicedExport(db: DB, id: number, clock: Clock = systemClock): Promise<unknown> {
+  const history = await builtHistoryTableOf(db);
+  const table = await latestScoreTextsOf(db);
+  const texts = await universityTextsOf(db);
+  const textSlot = slotOf(texts, id);
+  const scoreSlot = slotOf(table, id);
+  const historySlot = history === null ? -1 : slotOf(history, id);
+  const scores = scoreSlot < 0 ? null : latestScoresWriter(table, scoreSlot);
+  if (
+    history === null ||
+    textSlot < 0 ||
+    historySlot < 0 ||
+    scores === null ||
+    history.exact[historySlot] !== 1
+  ) {
+    return exportUniversity(db, id, { clock });
+  }
+  const scanId = table.scanId[scoreSlot] as number;
+  const first = history.starts[historySlot] as number;
+  const end = history.starts[historySlot + 1] as number;
+  // The latest scan is the history's newest entry, unless a write came between the two tables' reads.
+  if (end <= first || history.scanId[end - 1] !== scanId) return exportUniversity(db, id, { clock });
+  const recommendations = exportRecommendations(
+    latestScoresValues(table, scoreSlot),
+    await scanEvidence(db, scanId),
+  );
+  return new ExportJson(
+    `{"exported_at":"${isoTimestamp(clock())}","university":`,
+    texts,
+    textSlot,
+    scores,
+    JSON.stringify(recommendations),
+    history,
+    first,
+    end,
+  );
+}
