@@ -125,7 +125,11 @@ export { type ParamsSchema, StringEnum } from "./params/types.ts";
 // Queries: the database first, validated parameters, plain data back.
 export { type ComparisonEntry, compare } from "./queries/compare.ts";
 export { type CountryCount, countryCounts } from "./queries/country-counts.ts";
-export { exportUniversity, type UniversityExport } from "./queries/export-university.ts";
+export {
+  exportRecommendations,
+  exportUniversity,
+  type UniversityExport,
+} from "./queries/export-university.ts";
 export { getScan, type ScanDetail, type UniversityRef, type UniversityRefs } from "./queries/get-scan.ts";
 export { getUniversity, type LatestScanSummary, type UniversityDetail } from "./queries/get-university.ts";
 export {

@@ -1,12 +1,12 @@
 import { expect, test } from "bun:test";
 import { ADVICE } from "../../lib/scores/advice.ts";
 import { SCORE_BY_NAME, SUB_SCORE_NAMES } from "../../lib/scores/catalogue.ts";
-import { recommend } from "../../lib/scores/recommend.ts";
+import { type Priority, type Recommendation, recommend } from "../../lib/scores/recommend.ts";
 
 /** The rule as docs/decisions.md states it, written plainly: ties by name with `localeCompare`, then by priority. */
-function byRule(scores: Record<string, number | null>) {
-  const rank = { high: 0, medium: 1, low: 2 } as const;
-  const priority = (s: number) => (s < 50 ? "high" : s < 70 ? "medium" : "low");
+function byRule(scores: Record<string, number | null>): Recommendation[] {
+  const rank: Record<Priority, number> = { high: 0, medium: 1, low: 2 };
+  const priority = (s: number): Priority => (s < 50 ? "high" : s < 70 ? "medium" : "low");
   const measured = SUB_SCORE_NAMES.filter((name) => scores[name] != null)
     .map((name) => ({ name, score: scores[name] as number }))
     .sort((a, b) => a.score - b.score || a.name.localeCompare(b.name));

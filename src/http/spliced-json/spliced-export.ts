@@ -1,7 +1,11 @@
-import type { DB } from "../../../lib/index.ts";
-import { exportRecommendations, exportUniversity } from "../../../lib/queries/export-university.ts";
-import { scanEvidence } from "../../../lib/queries/scan-evidence.ts";
-import { type Clock, isoTimestamp, systemClock } from "../../../lib/time/format.ts";
+import {
+  type Clock,
+  type DB,
+  exportRecommendations,
+  exportUniversity,
+  isoTimestamp,
+  scanEvidence,
+} from "../../../lib/index.ts";
 import { utf8Write } from "./answer-body.ts";
 import { AsciiText, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
@@ -90,7 +94,7 @@ class ExportJson extends JsonWriter {
  * built yet) is answered by the core. The bytes equal `JSON.stringify` of the core's answer at the same time
  * (test/db/spliced-json.test.ts); why it exists is in docs/performance.md.
  */
-export async function splicedExport(db: DB, id: number, clock: Clock = systemClock): Promise<unknown> {
+export async function splicedExport(db: DB, id: number, clock: Clock): Promise<unknown> {
   const history = await builtHistoryTableOf(db);
   const table = await latestScoreTextsOf(db);
   const texts = await universityTextsOf(db);
