@@ -39,7 +39,7 @@ import type { AppContext } from "./context.ts";
 import { explorerV2Routes } from "./explorer-routes.ts";
 import { cursorList, cursorMeta } from "./paging/list-params.ts";
 import { defineRoute, type RouteDefinition, type RouteSpec } from "./route.ts";
-import { JsonText } from "./spliced-json/json-text.ts";
+import { JsonBytes } from "./spliced-json/json-text.ts";
 import { splicedCompare } from "./spliced-json/spliced-compare.ts";
 import {
   leaderboardRowsJson,
@@ -66,8 +66,8 @@ const RankingsV2Params = Type.Object({
 /** v2: the envelope `{api_version, success, timestamp, data, meta?}` over the same core as v1. */
 export function v2Routes(ctx: AppContext): RouteSpec[] {
   const { db } = ctx;
-  let methodologyText: JsonText | undefined;
-  let schemaText: JsonText | undefined;
+  let methodologyText: JsonBytes | undefined;
+  let schemaText: JsonBytes | undefined;
   const route = <P extends TObject | undefined = undefined, Q extends TObject | undefined = undefined>(
     r: Omit<RouteDefinition<P, Q>, "version" | "tags">,
   ): RouteSpec => defineRoute<P, Q>({ version: "v2", tags: ["v2"], ...r });
@@ -179,7 +179,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       response: MethodologySchema,
       // The rubrics' tables do not change while the server runs: serialised once (docs/performance.md).
       handle: () => {
-        methodologyText ??= new JsonText(JSON.stringify(methodology()));
+        methodologyText ??= new JsonBytes(JSON.stringify(methodology()));
         return { data: methodologyText };
       },
     }),
@@ -255,7 +255,7 @@ export function v2Routes(ctx: AppContext): RouteSpec[] {
       response: ApiSchemaSchema,
       // The route list is complete once the app is built: described once.
       handle: () => {
-        schemaText ??= new JsonText(JSON.stringify(describeV2(routes, ctx.access ?? null)));
+        schemaText ??= new JsonBytes(JSON.stringify(describeV2(routes, ctx.access ?? null)));
         return { data: schemaText };
       },
     }),

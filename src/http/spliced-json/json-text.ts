@@ -19,6 +19,24 @@ export abstract class JsonWriter implements BodyWriter {
 }
 
 /**
+ * A JSON value serialised once and kept as its UTF-8 as well, which each answer copies: no text of its size is made
+ * or encoded per answer (a constant answer of tens of KB, as the methodology).
+ */
+export class JsonBytes extends JsonWriter {
+  readonly #bytes: Buffer;
+  constructor(readonly text: string) {
+    super();
+    this.#bytes = Buffer.from(text, "utf8");
+  }
+  get room(): number {
+    return this.#bytes.length;
+  }
+  write(out: Buffer, at: number): number {
+    return at + this.#bytes.copy(out, at);
+  }
+}
+
+/**
  * A JSON array an answer writes out itself: `[`, its items with commas between them, `]`. A kind of array says how
  * an item is written, how many bytes it may take and what its text is; `text`, the array as one string, is made
  * only where it is read.

@@ -6,7 +6,7 @@ import {
   isoTimestamp,
   scanEvidence,
 } from "../../../lib/index.ts";
-import { utf8Write } from "./answer-body.ts";
+import { utf8Write, writtenText } from "./answer-body.ts";
 import { AsciiText, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
 import { writeIsoSeconds } from "./iso-seconds.ts";
@@ -56,10 +56,7 @@ class ExportJson extends JsonWriter {
     );
   }
   get text(): string {
-    this.#text ??= (() => {
-      const out = Buffer.allocUnsafe(this.room);
-      return out.toString("utf8", 0, this.write(out, 0));
-    })();
+    this.#text ??= writtenText(this);
     return this.#text;
   }
   write(out: Buffer, at: number): number {
