@@ -49,21 +49,44 @@ const MESSAGE_HEAD = new Map(
 );
 const MESSAGE_TAIL = new Map(SUB_SCORE_NAMES.map((name) => [name, `: ${ADVICE[name]}`]));
 
+/** Each sub-score's place by name (`NAME_PLACE`), by its index in `SUB_SCORE_NAMES`. */
+const PLACES = Int32Array.from(SUB_SCORE_NAMES, (name) => NAME_PLACE.get(name) as number);
+/** The measured sub-scores while they are put in order: their indexes and scores (synchronous, so shared). */
+const ORDER = new Int32Array(SUB_SCORE_NAMES.length);
+const VALUES = new Float64Array(SUB_SCORE_NAMES.length);
+
 function recommendByScore(scores: Scores): Recommendation[] {
-  const measured: { name: SubScoreName; score: number; place: number }[] = [];
-  for (const name of SUB_SCORE_NAMES) {
-    const score = scores[name];
-    if (score != null) measured.push({ name, score, place: NAME_PLACE.get(name) as number });
+  let n = 0;
+  for (let i = 0; i < SUB_SCORE_NAMES.length; i++) {
+    const score = scores[SUB_SCORE_NAMES[i] as SubScoreName];
+    if (score == null) continue;
+    // Inserted after every lower score, and after an equal one whose name comes first (34 at most).
+    let at = n++;
+    while (at > 0) {
+      const before = VALUES[at - 1] as number;
+      const j = ORDER[at - 1] as number;
+      if (before < score || (before === score && (PLACES[j] as number) < (PLACES[i] as number))) break;
+      ORDER[at] = j;
+      VALUES[at] = before;
+      at--;
+    }
+    ORDER[at] = i;
+    VALUES[at] = score;
   }
-  measured.sort((a, b) => a.score - b.score || a.place - b.place);
   let weak = 0;
-  while (weak < measured.length && (measured[weak] as { score: number }).score < 70) weak++;
-  const chosen = measured.slice(0, Math.min(10, weak > 0 ? weak : 3));
+  while (weak < n && (VALUES[weak] as number) < 70) weak++;
+  const chosen = Math.min(10, weak > 0 ? weak : Math.min(3, n));
   // In order of score, so of priority too: a lower score never has a lower priority.
-  return chosen.map(({ name, score }) => ({
-    category: name,
-    score,
-    priority: priorityOf(score),
-    message: `${MESSAGE_HEAD.get(name)}${score}${MESSAGE_TAIL.get(name)}`,
-  }));
+  const out: Recommendation[] = [];
+  for (let k = 0; k < chosen; k++) {
+    const name = SUB_SCORE_NAMES[ORDER[k] as number] as SubScoreName;
+    const score = VALUES[k] as number;
+    out.push({
+      category: name,
+      score,
+      priority: priorityOf(score),
+      message: `${MESSAGE_HEAD.get(name)}${score}${MESSAGE_TAIL.get(name)}`,
+    });
+  }
+  return out;
 }
