@@ -6,6 +6,7 @@ import {
   isoTimestamp,
   scanEvidence,
 } from "../../../lib/index.ts";
+import { HISTORY_SCORES } from "../../../lib/queries/scan-history.ts";
 import { utf8Write, writtenText } from "./answer-body.ts";
 import { AsciiText, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
@@ -23,13 +24,15 @@ import {
 const SCAN_ID = new AsciiText('{"scan_id":');
 const COMPLETED_AT = new AsciiText(',"completed_at":"');
 const OVERALL = new AsciiText('","overall_score":');
+/** Where an entry's overall score is among the codes the history keeps. */
+const OVERALL_CODE = HISTORY_SCORES.indexOf("overall_score");
 /** The most bytes an entry of the history takes: its constants, an id of ten digits, a time, a score, a comma. */
 const ENTRY_ROOM = SCAN_ID.length + 10 + COMPLETED_AT.length + 25 + OVERALL.length + 4 + 2;
 
 /**
  * `{"exported_at":…,"university":…,"latest_scores":…,"recommendations":…,"scan_history":[…]}`: the university's row
  * of the list as its bytes, its latest scores written from their codes, its history newest first from the table of
- * every history (`{"scan_id":…,"completed_at":…,"overall_score":…}` an entry, the overall score its first code).
+ * every history (`{"scan_id":…,"completed_at":…,"overall_score":…}` an entry).
  */
 class ExportJson extends JsonWriter {
   #text: string | undefined;
@@ -65,7 +68,9 @@ class ExportJson extends JsonWriter {
     at = writeUniversityRow(this.texts, this.textSlot, out, at);
     at += utf8Write(out, ',"latest_scores":', at);
     at = this.scores.write(out, at);
-    at += utf8Write(out, `,"recommendations":${this.recommendations},"scan_history":[`, at);
+    at += utf8Write(out, ',"recommendations":', at);
+    at += utf8Write(out, this.recommendations, at);
+    at += utf8Write(out, ',"scan_history":[', at);
     const view = wordView(out);
     for (let entry = this.end - 1; entry >= this.first; entry--) {
       if (entry < this.end - 1) out[at++] = 0x2c; // ,
@@ -74,7 +79,7 @@ class ExportJson extends JsonWriter {
       at = COMPLETED_AT.write(view, at);
       at = writeIsoSeconds(history.seconds[entry] as number, out, at);
       at = OVERALL.write(view, at);
-      at = putTenthsWord(view, history.tenths[entry * HISTORY_STRIDE] as number, at);
+      at = putTenthsWord(view, history.tenths[entry * HISTORY_STRIDE + OVERALL_CODE] as number, at);
       out[at++] = 0x7d; // }
     }
     out[at++] = 0x5d; // ]
