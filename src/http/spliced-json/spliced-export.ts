@@ -8,11 +8,11 @@ import {
 } from "../../../lib/index.ts";
 import { HISTORY_SCORES } from "../../../lib/queries/scan-history.ts";
 import { utf8Write, writtenText } from "./answer-body.ts";
-import { AsciiText, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
-import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
-import { writeIsoSeconds } from "./iso-seconds.ts";
+import { builtHistoryTableOf, type HistoryTable } from "./history-table.ts";
 import { JsonWriter } from "./json-text.ts";
 import { latestScoresValues, latestScoresWriter, latestScoreTextsOf } from "./latest-score-texts.ts";
+import { HistoryEntryWriter } from "./spliced-history.ts";
+import { TenthsMembers } from "./tenths.ts";
 import { slotOf } from "./text-column.ts";
 import {
   type UniversityTexts,
@@ -21,13 +21,12 @@ import {
   writeUniversityRow,
 } from "./university-texts.ts";
 
-const SCAN_ID = new AsciiText('{"scan_id":');
-const COMPLETED_AT = new AsciiText(',"completed_at":"');
-const OVERALL = new AsciiText('","overall_score":');
-/** Where an entry's overall score is among the codes the history keeps. */
-const OVERALL_CODE = HISTORY_SCORES.indexOf("overall_score");
-/** The most bytes an entry of the history takes: its constants, an id of ten digits, a time, a score, a comma. */
-const ENTRY_ROOM = SCAN_ID.length + 10 + COMPLETED_AT.length + 25 + OVERALL.length + 4 + 2;
+/** An entry of `scan_history`: its scan id, time and overall score. */
+const ENTRY = new HistoryEntryWriter(
+  "scan_id",
+  new TenthsMembers(["overall_score"]),
+  HISTORY_SCORES.indexOf("overall_score"),
+);
 
 /**
  * `{"exported_at":…,"university":…,"latest_scores":…,"recommendations":…,"scan_history":[…]}`: the university's row
@@ -54,8 +53,7 @@ class ExportJson extends JsonWriter {
       universityRowBytes(this.texts, this.textSlot) +
       this.scores.room +
       64 +
-      (this.end - this.first) * ENTRY_ROOM +
-      WORD_SLACK
+      (this.end - this.first) * (ENTRY.room + 1)
     );
   }
   get text(): string {
@@ -71,16 +69,9 @@ class ExportJson extends JsonWriter {
     at += utf8Write(out, ',"recommendations":', at);
     at += utf8Write(out, this.recommendations, at);
     at += utf8Write(out, ',"scan_history":[', at);
-    const view = wordView(out);
     for (let entry = this.end - 1; entry >= this.first; entry--) {
       if (entry < this.end - 1) out[at++] = 0x2c; // ,
-      at = SCAN_ID.write(view, at);
-      at += utf8Write(out, String(history.scanId[entry]), at);
-      at = COMPLETED_AT.write(view, at);
-      at = writeIsoSeconds(history.seconds[entry] as number, out, at);
-      at = OVERALL.write(view, at);
-      at = putTenthsWord(view, history.tenths[entry * HISTORY_STRIDE + OVERALL_CODE] as number, at);
-      out[at++] = 0x7d; // }
+      at = ENTRY.write(history, entry, out, at);
     }
     out[at++] = 0x5d; // ]
     out[at++] = 0x7d; // }

@@ -9,13 +9,44 @@ import { TenthsMembers } from "./tenths.ts";
 import { slotOf } from "./text-column.ts";
 import { universityTextsOf } from "./university-texts.ts";
 
-const ID = new AsciiText('{"id":');
 const COMPLETED_AT = new AsciiText(',"completed_at":"');
-const SCORES = new TenthsMembers(HISTORY_SCORES);
-/** The most bytes an entry takes: its constants, an id of ten digits, a time, the scores and the words' slack. */
-const ENTRY_ROOM = ID.length + 10 + COMPLETED_AT.length + 25 + 2 + SCORES.room + 1 + WORD_SLACK;
+
+/**
+ * An entry of the table of every history as `{"<id key>":…,"completed_at":"…",<members>}`: its scan id, its time
+ * from its seconds, the members of its codes from `from` on (`members`), digits from codes. The history's page and
+ * an export's `scan_history` each write their entries with one.
+ */
+export class HistoryEntryWriter {
+  readonly #open: AsciiText;
+  /** The most bytes an entry takes: its constants, an id of ten digits, a time, the members and the words' slack. */
+  readonly room: number;
+  constructor(
+    idKey: string,
+    private readonly members: TenthsMembers,
+    private readonly from: number,
+  ) {
+    this.#open = new AsciiText(`{${JSON.stringify(idKey)}:`);
+    this.room = this.#open.length + 10 + COMPLETED_AT.length + 25 + 2 + members.room + 1 + WORD_SLACK;
+  }
+  /** Writes entry `entry` of `table` at `at` of `out` (which has `room` bytes there); returns where it ends. */
+  write(table: HistoryTable, entry: number, out: Buffer, at: number): number {
+    const view = wordView(out);
+    at = this.#open.write(view, at);
+    at += utf8Write(out, String(table.scanId[entry]), at);
+    at = COMPLETED_AT.write(view, at);
+    at = writeIsoSeconds(table.seconds[entry] as number, out, at);
+    out[at++] = 0x22; // "
+    out[at++] = 0x2c; // ,
+    at = this.members.write(table.tenths, entry * HISTORY_STRIDE + this.from, out, at);
+    out[at++] = 0x7d; // }
+    return at;
+  }
+}
+
+/** A history page's entry: `historyEntry` of the core. */
+const ENTRY = new HistoryEntryWriter("id", new TenthsMembers(HISTORY_SCORES), 0);
 /** Where entries are written to be read out as text (a cached answer, CSV). */
-const scratch = Buffer.alloc(ENTRY_ROOM);
+const scratch = Buffer.alloc(ENTRY.room);
 
 /** A page of a history written from the table: entry `k` as `historyEntry` serialises it, digits from codes. */
 class HistoryJson extends JsonArray<number> {
@@ -26,23 +57,13 @@ class HistoryJson extends JsonArray<number> {
     super(entries);
   }
   protected itemRoom(): number {
-    return ENTRY_ROOM;
+    return ENTRY.room;
   }
   protected itemText(entry: number): string {
     return scratch.toString("latin1", 0, this.writeItem(entry, scratch, 0));
   }
   protected writeItem(entry: number, out: Buffer, at: number): number {
-    const { table } = this;
-    const view = wordView(out);
-    at = ID.write(view, at);
-    at += utf8Write(out, String(table.scanId[entry]), at);
-    at = COMPLETED_AT.write(view, at);
-    at = writeIsoSeconds(table.seconds[entry] as number, out, at);
-    out[at++] = 0x22; // "
-    out[at++] = 0x2c; // ,
-    at = SCORES.write(table.tenths, entry * HISTORY_STRIDE, out, at);
-    out[at++] = 0x7d; // }
-    return at;
+    return ENTRY.write(this.table, entry, out, at);
   }
 }
 
