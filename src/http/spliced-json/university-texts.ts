@@ -90,24 +90,34 @@ export function universityReferenceAt(texts: UniversityTexts, slot: number): str
   return university.slice(0, university.lastIndexOf(COUNTRY));
 }
 
+/**
+ * Writes a slot's row without its opening brace and its last `tails[slot]` bytes as UTF-8 at `at` of `out`, copied as
+ * they are; where that tail is not kept (0), `text` of the slot instead. Returns where it ends.
+ */
+function writeBetweenTails(
+  texts: UniversityTexts,
+  slot: number,
+  tails: Uint8Array,
+  text: (texts: UniversityTexts, slot: number) => string,
+  out: Buffer,
+  at: number,
+): number {
+  const tail = tails[slot] as number;
+  if (tail > 0) return copyBytes(texts.row, slot, 1, tail, out, at);
+  return at + utf8Write(out, text(texts, slot), at);
+}
+
 /** Writes a slot's `universityReferenceAt` as UTF-8 at `at` of `out`, its bytes copied as they are; returns its end. */
-export function writeUniversityReference(
+export const writeUniversityReference = (
   texts: UniversityTexts,
   slot: number,
   out: Buffer,
   at: number,
-): number {
-  const tail = texts.referenceTail[slot] as number;
-  if (tail > 0) return copyBytes(texts.row, slot, 1, tail, out, at);
-  return at + utf8Write(out, universityReferenceAt(texts, slot), at);
-}
+): number => writeBetweenTails(texts, slot, texts.referenceTail, universityReferenceAt, out, at);
 
 /** Writes a slot's `universityAt` as UTF-8 at `at` of `out`, its bytes copied as they are; returns its end. */
-export function writeUniversity(texts: UniversityTexts, slot: number, out: Buffer, at: number): number {
-  const tail = texts.tail[slot] as number;
-  if (tail > 0) return copyBytes(texts.row, slot, 1, tail, out, at);
-  return at + utf8Write(out, universityAt(texts, slot), at);
-}
+export const writeUniversity = (texts: UniversityTexts, slot: number, out: Buffer, at: number): number =>
+  writeBetweenTails(texts, slot, texts.tail, universityAt, out, at);
 
 /** `before`, a slot's `universityAt` as its bytes, `after`: a university inside a value the answer writes. */
 export class UniversityWithin extends JsonWriter {
