@@ -126,6 +126,7 @@ export { type ParamsSchema, StringEnum } from "./params/types.ts";
 export { type ComparisonEntry, compare } from "./queries/compare.ts";
 export { type CountryCount, countryCounts } from "./queries/country-counts.ts";
 export {
+  exportCheckRecommendations,
   exportRecommendations,
   exportUniversity,
   type UniversityExport,
@@ -309,6 +310,7 @@ export {
   profileOf,
   UNKNOWN_PROFILE,
 } from "./scores/profile.ts";
+export { messageAround, priorityOf, weakestSubScores } from "./scores/recommend.ts";
 // Time: the contract's timestamp forms and the injectable clock.
 // SHA-256, synchronous and runtime-neutral (cursor digests of the HTTP layer).
 export { sha256Hex } from "./text/sha256.ts";

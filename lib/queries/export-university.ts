@@ -1,7 +1,7 @@
 import { notFound } from "../errors.ts";
 import type { DB } from "../schema/database.ts";
 import type { CheckPoints } from "../scores/check-points.ts";
-import { type Recommendation, recommend } from "../scores/recommend.ts";
+import { checkRecommendations, type Recommendation, recommend } from "../scores/recommend.ts";
 import { type Clock, isoTimestamp, systemClock } from "../time/format.ts";
 import { findUniversity } from "./get-university.ts";
 import { scanEvidence } from "./scan-evidence.ts";
@@ -41,6 +41,15 @@ export const exportRecommendations = (
   scores: Partial<Record<string, number | null>>,
   evidence: Record<string, unknown> | null,
 ): Recommendation[] => recommend(scores, evidenceChecks(evidence));
+
+/**
+ * The part of an export's recommendations made from its evidence's failing checks; when it is empty, they are the
+ * weakest sub-scores alone (`weakestSubScores`).
+ */
+export const exportCheckRecommendations = (
+  scores: Partial<Record<string, number | null>>,
+  evidence: Record<string, unknown> | null,
+): Recommendation[] => checkRecommendations(scores, evidenceChecks(evidence));
 
 /** Everything unirank knows about one university; 404 for unknown or never-scanned universities. */
 export async function exportUniversity(

@@ -1,16 +1,24 @@
 import {
   type Clock,
   type DB,
+  exportCheckRecommendations,
   exportRecommendations,
   exportUniversity,
   isoTimestamp,
+  SCORE_NAMES,
   scanEvidence,
 } from "../../../lib/index.ts";
 import { HISTORY_SCORES } from "../../../lib/queries/scan-history.ts";
-import { utf8Write, writtenText } from "./answer-body.ts";
+import { type BodyPiece, utf8Write, writtenText } from "./answer-body.ts";
 import { builtHistoryTableOf, type HistoryTable } from "./history-table.ts";
 import { JsonWriter } from "./json-text.ts";
-import { latestScoresValues, latestScoresWriter, latestScoreTextsOf } from "./latest-score-texts.ts";
+import {
+  type LatestScoreTexts,
+  latestScoresValues,
+  latestScoresWriter,
+  latestScoreTextsOf,
+} from "./latest-score-texts.ts";
+import { ScoreRecommendations } from "./score-recommendations.ts";
 import { HistoryEntryWriter } from "./spliced-history.ts";
 import { TenthsMembers } from "./tenths.ts";
 import { slotOf } from "./text-column.ts";
@@ -40,7 +48,7 @@ class ExportJson extends JsonWriter {
     private readonly texts: UniversityTexts,
     private readonly textSlot: number,
     private readonly scores: JsonWriter,
-    private readonly recommendations: string,
+    private readonly recommendations: BodyPiece,
     private readonly history: HistoryTable,
     private readonly first: number,
     private readonly end: number,
@@ -49,7 +57,10 @@ class ExportJson extends JsonWriter {
   }
   get room(): number {
     return (
-      (this.head.length + this.recommendations.length) * 3 +
+      this.head.length * 3 +
+      (typeof this.recommendations === "string"
+        ? this.recommendations.length * 3
+        : this.recommendations.room) +
       universityRowBytes(this.texts, this.textSlot) +
       this.scores.room +
       64 +
@@ -67,7 +78,11 @@ class ExportJson extends JsonWriter {
     at += utf8Write(out, ',"latest_scores":', at);
     at = this.scores.write(out, at);
     at += utf8Write(out, ',"recommendations":', at);
-    at += utf8Write(out, this.recommendations, at);
+    const { recommendations } = this;
+    at =
+      typeof recommendations === "string"
+        ? at + utf8Write(out, recommendations, at)
+        : recommendations.write(out, at);
     at += utf8Write(out, ',"scan_history":[', at);
     for (let entry = this.end - 1; entry >= this.first; entry--) {
       if (entry < this.end - 1) out[at++] = 0x2c; // ,
@@ -109,18 +124,34 @@ export async function splicedExport(db: DB, id: number, clock: Clock): Promise<u
   const end = history.starts[historySlot + 1] as number;
   // The latest scan is the history's newest entry, unless a write came between the two tables' reads.
   if (end <= first || history.scanId[end - 1] !== scanId) return exportUniversity(db, id, { clock });
-  const recommendations = exportRecommendations(
-    latestScoresValues(table, scoreSlot),
-    await scanEvidence(db, scanId),
-  );
   return new ExportJson(
     `{"exported_at":"${isoTimestamp(clock())}","university":`,
     texts,
     textSlot,
     scores,
-    JSON.stringify(recommendations),
+    await recommendationsOf(db, table, scoreSlot, scanId),
     history,
     first,
     end,
   );
+}
+
+/**
+ * The export's recommendations: written from the scores' codes where they are the weakest sub-scores alone (the
+ * scan's evidence has no failing check to recommend, or there is none); else the core's as one text.
+ */
+async function recommendationsOf(
+  db: DB,
+  table: LatestScoreTexts,
+  slot: number,
+  scanId: number,
+): Promise<BodyPiece> {
+  const evidence = await scanEvidence(db, scanId);
+  if (evidence !== null) {
+    const values = latestScoresValues(table, slot);
+    if (exportCheckRecommendations(values, evidence).length > 0) {
+      return JSON.stringify(exportRecommendations(values, evidence));
+    }
+  }
+  return new ScoreRecommendations(table.tenths, slot * SCORE_NAMES.length);
 }
