@@ -73,3 +73,11 @@ export function putSignedTenthsWord(view: DataView, k: number, at: number): numb
   }
   return putTenthsWord(view, k, at);
 }
+
+/** A non-negative integer as its decimal digits at `at` of `out`; returns where they end. */
+export function putDigits(out: Uint8Array, n: number, at: number): number {
+  let end = at + 1;
+  for (let rest = n; rest >= 10; rest = Math.floor(rest / 10)) end++;
+  for (let i = end - 1, rest = n; i >= at; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
+  return end;
+}

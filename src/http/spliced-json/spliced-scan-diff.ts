@@ -3,15 +3,23 @@ import { type ScanRow, scanRows } from "../../../lib/queries/get-scan.ts";
 import { storedCheckChanges } from "../../../lib/queries/scan-diff.ts";
 import { NULL_CODE } from "../../../lib/scores/tenths.ts";
 import { utf8Write, writtenText } from "./answer-body.ts";
-import { AsciiText, putSignedTenthsWord, putTenthsWord, WORD_SLACK, wordView } from "./ascii-words.ts";
+import {
+  AsciiText,
+  putDigits,
+  putSignedTenthsWord,
+  putTenthsWord,
+  WORD_SLACK,
+  wordView,
+} from "./ascii-words.ts";
 import { JsonWriter } from "./json-text.ts";
 import { scanScoreCodes } from "./spliced-scan.ts";
 import { slotOf } from "./text-column.ts";
 import {
   keptUniversityRefs,
   type UniversityTexts,
-  UniversityWithin,
+  universityRowBytes,
   universityTextsOf,
+  writeUniversity,
 } from "./university-texts.ts";
 
 /** `{"score":"…","a":` of each score, in catalogue order. */
@@ -21,38 +29,89 @@ const DELTA = new AsciiText(',"delta":');
 /** The most bytes a change takes: its head, `null` or a score, `,"b":`, a score, `,"delta":`, `-99.9`, `}`. */
 const CHANGE_ROOM = Math.max(...CHANGE_HEADS.map((h) => h.length)) + 4 + B.length + 4 + DELTA.length + 5 + 1;
 
+/** The constants around a side and the summary. */
+const SIDE_A = new AsciiText('{"a":{"id":');
+const SIDE_B = new AsciiText(',"b":{"id":');
+const UNIVERSITY = new AsciiText(',"university":{');
+const COMPLETED_AT = new AsciiText('},"completed_at":');
+const PROFILE = new AsciiText(',"profile":');
+const RUBRIC_VERSION = new AsciiText(',"rubric_version":');
+const CHANGES = new AsciiText('},"changes":[');
+const SUMMARY = [
+  new AsciiText('],"summary":{"improved":'),
+  new AsciiText(',"declined":'),
+  new AsciiText(',"unchanged":'),
+  new AsciiText(',"not_comparable":'),
+  new AsciiText('},"checks":'),
+] as const;
+/** The most bytes of a side's constants and numbers: its id, rubric version (`null` or 16 digits) and braces. */
+const SIDE_ROOM = SIDE_A.length + UNIVERSITY.length + COMPLETED_AT.length + PROFILE.length + 16 * 2 + 24;
+/** The most bytes of the summary's constants and its four counts (two digits each) around the checks. */
+const SUMMARY_ROOM = CHANGES.length + SUMMARY.reduce((n, t) => n + t.length + 2, 0) + 1;
+
 /** The changes' weights while they are put in order (|delta| in tenths, -1 one-sided). */
 const WEIGHTS = new Int16Array(SCORE_NAMES.length);
 
-/**
- * `before`, then a side of the diff, `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`,
- * its university's bytes copied from the list's rows, then `after`.
- */
-const side = (row: ScanRow, texts: UniversityTexts, slot: number, before: string, after: string) =>
-  new UniversityWithin(
-    texts,
-    slot,
-    `${before}{"id":${Number(row.id)},"university":{`,
-    `},"completed_at":${JSON.stringify(row.completed_at ?? "")},"profile":${JSON.stringify(row.profile)}` +
-      `,"rubric_version":${row.rubric_version == null ? null : Number(row.rubric_version)}}${after}`,
-  );
+/** A side of the diff: `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`. */
+class DiffSide {
+  readonly id: number;
+  readonly completedAt: string;
+  readonly profile: string;
+  readonly rubricVersion: number | null;
+  constructor(
+    row: ScanRow,
+    readonly slot: number,
+  ) {
+    this.id = Number(row.id);
+    this.completedAt = JSON.stringify(row.completed_at ?? "");
+    this.profile = JSON.stringify(row.profile);
+    this.rubricVersion = row.rubric_version == null ? null : Number(row.rubric_version);
+  }
+  room(texts: UniversityTexts): number {
+    return (
+      SIDE_ROOM + (this.completedAt.length + this.profile.length) * 3 + universityRowBytes(texts, this.slot)
+    );
+  }
+  /** Writes the side from its id on (the opening is the caller's); returns where it ends, before its `}`. */
+  write(texts: UniversityTexts, out: Buffer, at: number): number {
+    const view = wordView(out);
+    at = putInteger(out, this.id, at);
+    at = UNIVERSITY.write(view, at);
+    at = writeUniversity(texts, this.slot, out, at);
+    at = COMPLETED_AT.write(view, at);
+    at += utf8Write(out, this.completedAt, at);
+    at = PROFILE.write(view, at);
+    at += utf8Write(out, this.profile, at);
+    at = RUBRIC_VERSION.write(view, at);
+    return this.rubricVersion === null
+      ? at + utf8Write(out, "null", at)
+      : putInteger(out, this.rubricVersion, at);
+  }
+}
+
+/** An integer's digits (a non-negative safe one written by hand, any other as `JSON.stringify` says it). */
+const putInteger = (out: Buffer, n: number, at: number): number =>
+  Number.isSafeInteger(n) && n >= 0 ? putDigits(out, n, at) : at + utf8Write(out, JSON.stringify(n), at);
 
 /**
- * The scan diff's bytes: its sides (`side`), its changes written as digits from the two scans' codes of tenths in
- * the core's order (largest |delta| first, one-sided ones last, ties in catalogue order), its summary and checks.
+ * The scan diff's bytes: its sides (`DiffSide`, the universities' bytes copied from the list's rows), its changes
+ * written as digits from the two scans' codes of tenths in the core's order (largest |delta| first, one-sided ones
+ * last, ties in catalogue order), its summary and checks.
  */
 class ScanDiffJson extends JsonWriter {
   /** Score indexes of the changes, in the answer's order: the first `#changes`. */
   readonly #order = new Uint8Array(SCORE_NAMES.length);
   readonly #changes: number;
-  readonly #tail: string;
+  /** Improved, declined, unchanged, not comparable. */
+  readonly #summary: readonly [number, number, number, number];
   #text: string | undefined;
   constructor(
-    private readonly sideA: UniversityWithin,
-    private readonly sideB: UniversityWithin,
+    private readonly texts: UniversityTexts,
+    private readonly sideA: DiffSide,
+    private readonly sideB: DiffSide,
     private readonly a: Uint16Array,
     private readonly b: Uint16Array,
-    checks: string,
+    private readonly checks: string,
   ) {
     super();
     const order = this.#order;
@@ -88,16 +147,14 @@ class ScanDiffJson extends JsonWriter {
       order[at] = i;
     }
     this.#changes = n;
-    this.#tail =
-      `],"summary":{"improved":${improved},"declined":${declined},"unchanged":${unchanged},` +
-      `"not_comparable":${oneSided}},"checks":${checks}}`;
+    this.#summary = [improved, declined, unchanged, oneSided];
   }
   get room(): number {
     return (
-      this.sideA.room +
-      this.sideB.room +
-      this.#tail.length * 3 +
-      1 +
+      this.sideA.room(this.texts) +
+      this.sideB.room(this.texts) +
+      SUMMARY_ROOM +
+      this.checks.length * 3 +
       this.#changes * (CHANGE_ROOM + 1) +
       WORD_SLACK
     );
@@ -107,10 +164,12 @@ class ScanDiffJson extends JsonWriter {
     return this.#text;
   }
   write(out: Buffer, at: number): number {
-    const { a, b } = this;
+    const { a, b, texts } = this;
     const view = wordView(out);
-    at = this.sideB.write(out, this.sideA.write(out, at));
-    out[at++] = 0x5b; // [
+    at = this.sideA.write(texts, out, SIDE_A.write(view, at));
+    out[at++] = 0x7d; // }
+    at = this.sideB.write(texts, out, SIDE_B.write(view, at));
+    at = CHANGES.write(view, at);
     for (let k = 0; k < this.#changes; k++) {
       const i = this.#order[k] as number;
       if (k > 0) out[at++] = 0x2c; // ,
@@ -127,7 +186,14 @@ class ScanDiffJson extends JsonWriter {
           : putSignedTenthsWord(view, cb - ca, at);
       out[at++] = 0x7d; // }
     }
-    return at + utf8Write(out, this.#tail, at);
+    for (let k = 0; k < 4; k++) {
+      at = (SUMMARY[k] as AsciiText).write(view, at);
+      at = putDigits(out, this.#summary[k] as number, at);
+    }
+    at = SUMMARY[4].write(view, at);
+    at += utf8Write(out, this.checks, at);
+    out[at++] = 0x7d; // }
+    return at;
   }
 }
 
@@ -160,8 +226,9 @@ export async function splicedScanDiff(db: DB, params: ScanDiffParams): Promise<u
   }
   const checks = storedCheckChanges(rowA.evidence ?? null, rowB.evidence ?? null);
   return new ScanDiffJson(
-    side(rowA, texts, slotA, '{"a":', ""),
-    side(rowB, texts, slotB, ',"b":', ',"changes":'),
+    texts,
+    new DiffSide(rowA, slotA),
+    new DiffSide(rowB, slotB),
     codesA,
     codesB,
     JSON.stringify(checks),
