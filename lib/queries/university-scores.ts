@@ -23,7 +23,8 @@ const latestScoresQuery = prepared((db, arg: (i: number) => number) =>
     .leftJoin("scans as s", "s.id", "l.scan_id")
     .select(["u.id as university_id", "l.scan_id", "l.completed_at"])
     .select(SCORE_NAMES.map((name) => `s.${name}` as const))
-    .where("u.id", "=", arg(0)),
+    // `in (?)`, not `= ?`: SQLite 3.54 (bun:sqlite) prepares a join's `= ?` again at every run (docs/performance.md).
+    .where("u.id", "in", [arg(0)]),
 );
 
 /** Every score of the latest completed scan; 404 for an unknown or never-scanned university. */
