@@ -73,7 +73,8 @@ const ORDER = new Int32Array(SUB_SCORE_NAMES.length);
 /**
  * The weakest measured sub-scores, as `recommend` picks them by score: every one below 70, or the three lowest when
  * none is, at most ten; lowest first, a tie by name. `scores` holds each sub-score by its index in
- * `SUB_SCORE_NAMES` (NaN where not measured); the chosen indexes are written to `order`, and their number returned.
+ * `SUB_SCORE_NAMES` (NaN where not measured). `order` gets the measured ones' indexes in that order; the number of
+ * them chosen, which come first, is returned.
  */
 export function weakestSubScores(scores: Float64Array, order: Int32Array): number {
   let n = 0;
