@@ -30,7 +30,8 @@ const detailQuery = prepared((db, arg: (i: number) => number) =>
       "l.overall_score as latest_overall_score",
       "l.scan_count",
     ])
-    // `in (?)`, not `= ?`: SQLite 3.54 (bun:sqlite) prepares a join's `= ?` again at every run (docs/performance.md).
+    // `in (?)`, not `= ?`: on SQLite 3.54 (bun:sqlite) each run of this join with `= ?` cost a preparation
+    // (docs/performance.md).
     .where("u.id", "in", [arg(0)]),
 );
 

@@ -23,7 +23,8 @@ const latestScoresQuery = prepared((db, arg: (i: number) => number) =>
     .leftJoin("scans as s", "s.id", "l.scan_id")
     .select(["u.id as university_id", "l.scan_id", "l.completed_at"])
     .select(SCORE_NAMES.map((name) => `s.${name}` as const))
-    // `in (?)`, not `= ?`: SQLite 3.54 (bun:sqlite) prepares a join's `= ?` again at every run (docs/performance.md).
+    // `in (?)`, not `= ?`: on SQLite 3.54 (bun:sqlite) each run of this join with `= ?` cost a preparation
+    // (docs/performance.md).
     .where("u.id", "in", [arg(0)]),
 );
 
