@@ -3,6 +3,7 @@ import { NULL_CODE } from "../../lib/scores/tenths.ts";
 import {
   AsciiText,
   asciiWords,
+  putDigits,
   putTenthsWord,
   WORD_SLACK,
   wordView,
@@ -45,6 +46,32 @@ test("putTenthsWord: every code of 0-1000 and NULL_CODE as JSON.stringify writes
     expect(latin1(out, 1, end)).toBe(JSON.stringify(k / 10));
   }
   expect(latin1(out, 1, putTenthsWord(wordView(out), NULL_CODE, 1))).toBe("null");
+});
+
+test("putDigits: a non-negative integer as String writes it, nothing touched around it", () => {
+  const values = [
+    0,
+    1,
+    9,
+    10,
+    99,
+    100,
+    101,
+    999,
+    1000,
+    65535,
+    2 ** 31 - 1,
+    2 ** 31,
+    10 ** 15,
+    Number.MAX_SAFE_INTEGER,
+  ];
+  for (let n = 0; n < 2000; n++) values.push(n);
+  for (const n of values) {
+    const out = new Uint8Array(24).fill(0x21);
+    const end = putDigits(out, n, 3);
+    expect(latin1(out, 3, end)).toBe(String(n));
+    expect([...out.subarray(0, 3), ...out.subarray(end)].every((b) => b === 0x21)).toBe(true);
+  }
 });
 
 test("only printable ASCII becomes words", () => {
