@@ -4,6 +4,7 @@ import {
   AsciiText,
   asciiWords,
   putDigits,
+  putInteger,
   putTenthsWord,
   WORD_SLACK,
   wordView,
@@ -71,6 +72,15 @@ test("putDigits: a non-negative integer as String writes it, nothing touched aro
     const end = putDigits(out, n, 3);
     expect(latin1(out, 3, end)).toBe(String(n));
     expect([...out.subarray(0, 3), ...out.subarray(end)].every((b) => b === 0x21)).toBe(true);
+  }
+});
+
+test("putInteger: any integer as JSON.stringify writes it", () => {
+  for (const n of [0, 7, 42, 2 ** 31 - 1, Number.MAX_SAFE_INTEGER, -1, -2147483648, 2 ** 60]) {
+    const out = Buffer.alloc(32, 0x21);
+    const end = putInteger(out, n, 2);
+    expect(latin1(out, 2, end)).toBe(JSON.stringify(n));
+    expect(out[end]).toBe(0x21);
   }
 });
 

@@ -81,3 +81,7 @@ export function putDigits(out: Uint8Array, n: number, at: number): number {
   for (let i = end - 1, rest = n; i >= at; i--, rest = Math.floor(rest / 10)) out[i] = 0x30 + (rest % 10);
   return end;
 }
+
+/** A number as `JSON.stringify` writes it: a non-negative safe integer by `putDigits`, any other as that text. */
+export const putInteger = (out: Buffer, n: number, at: number): number =>
+  Number.isSafeInteger(n) && n >= 0 ? putDigits(out, n, at) : at + out.write(JSON.stringify(n), at, "latin1");

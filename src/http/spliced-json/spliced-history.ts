@@ -1,7 +1,6 @@
 import type { DB } from "../../../lib/index.ts";
 import { HISTORY_SCORES, type ScanHistoryInput, scanHistory } from "../../../lib/queries/scan-history.ts";
-import { utf8Write } from "./answer-body.ts";
-import { AsciiText, WORD_SLACK, wordView } from "./ascii-words.ts";
+import { AsciiText, putInteger, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { builtHistoryTableOf, HISTORY_STRIDE, type HistoryTable } from "./history-table.ts";
 import { writeIsoSeconds } from "./iso-seconds.ts";
 import { JsonArray } from "./json-text.ts";
@@ -32,7 +31,7 @@ export class HistoryEntryWriter {
   write(table: HistoryTable, entry: number, out: Buffer, at: number): number {
     const view = wordView(out);
     at = this.#open.write(view, at);
-    at += utf8Write(out, String(table.scanId[entry]), at);
+    at = putInteger(out, table.scanId[entry] as number, at);
     at = COMPLETED_AT.write(view, at);
     at = writeIsoSeconds(table.seconds[entry] as number, out, at);
     out[at++] = 0x22; // "

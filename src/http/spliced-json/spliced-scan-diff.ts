@@ -6,6 +6,7 @@ import { utf8Write, writtenText } from "./answer-body.ts";
 import {
   AsciiText,
   putDigits,
+  putInteger,
   putSignedTenthsWord,
   putTenthsWord,
   WORD_SLACK,
@@ -95,10 +96,6 @@ class DiffSide {
       : putInteger(out, this.rubricVersion, at);
   }
 }
-
-/** An integer's digits (a non-negative safe one written by hand, any other as `JSON.stringify` says it). */
-const putInteger = (out: Buffer, n: number, at: number): number =>
-  Number.isSafeInteger(n) && n >= 0 ? putDigits(out, n, at) : at + utf8Write(out, JSON.stringify(n), at);
 
 /**
  * The scan diff's bytes: its sides (`DiffSide`, the universities' bytes copied from the list's rows), its changes
