@@ -127,7 +127,6 @@ export { type ComparisonEntry, compare } from "./queries/compare.ts";
 export { type CountryCount, countryCounts } from "./queries/country-counts.ts";
 export {
   exportCheckRecommendations,
-  exportRecommendations,
   exportUniversity,
   type UniversityExport,
 } from "./queries/export-university.ts";
@@ -310,7 +309,12 @@ export {
   profileOf,
   UNKNOWN_PROFILE,
 } from "./scores/profile.ts";
-export { messageAround, priorityOf, weakestSubScores } from "./scores/recommend.ts";
+export {
+  afterCheckRecommendations,
+  messageAround,
+  priorityOf,
+  weakestSubScores,
+} from "./scores/recommend.ts";
 // Time: the contract's timestamp forms and the injectable clock.
 // SHA-256, synchronous and runtime-neutral (cursor digests of the HTTP layer).
 export { sha256Hex } from "./text/sha256.ts";

@@ -36,15 +36,9 @@ function evidenceChecks(evidence: Record<string, unknown> | null): CheckPoints[]
   );
 }
 
-/** An export's recommendations: from its latest scan's scores and the checks of that scan's evidence. */
-export const exportRecommendations = (
-  scores: Partial<Record<string, number | null>>,
-  evidence: Record<string, unknown> | null,
-): Recommendation[] => recommend(scores, evidenceChecks(evidence));
-
 /**
- * The part of an export's recommendations made from its evidence's failing checks; when it is empty, they are the
- * weakest sub-scores alone (`weakestSubScores`).
+ * The part of an export's recommendations made from its evidence's failing checks: when it is empty, they are the
+ * weakest sub-scores alone (`weakestSubScores`); else `afterCheckRecommendations` of it.
  */
 export const exportCheckRecommendations = (
   scores: Partial<Record<string, number | null>>,
@@ -78,7 +72,7 @@ export async function exportUniversity(
     exported_at: isoTimestamp((options.clock ?? systemClock)()),
     university,
     latest_scores: { scan_id: scanId, completed_at: latest.completed_at, ...latestScores },
-    recommendations: exportRecommendations(latestScores, evidence),
+    recommendations: recommend(latestScores, evidenceChecks(evidence)),
     scan_history: history.map((h) => ({
       scan_id: Number(h.id),
       completed_at: h.completed_at ?? "",

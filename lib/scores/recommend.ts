@@ -21,8 +21,11 @@ export const priorityOf = (score: number): Priority => (score < 50 ? "high" : sc
  * remediation), then the weakest measured sub-scores: every one below 70, or the three lowest when none is;
  * ordered by priority, then score ascending, then name. At most ten.
  */
-export function recommend(scores: Scores, checks: readonly CheckPoints[] = []): Recommendation[] {
-  const fromChecks = checkRecommendations(scores, checks);
+export const recommend = (scores: Scores, checks: readonly CheckPoints[] = []): Recommendation[] =>
+  afterCheckRecommendations(scores, checkRecommendations(scores, checks));
+
+/** `recommend`'s answer from its check recommendations (`checkRecommendations`): the weakest sub-scores follow. */
+export function afterCheckRecommendations(scores: Scores, fromChecks: Recommendation[]): Recommendation[] {
   if (fromChecks.length === 0) return recommendByScore(scores);
   const covered = new Set(fromChecks.map((r) => r.category));
   return [...fromChecks, ...recommendByScore(scores).filter((r) => !covered.has(r.category))].slice(0, 10);

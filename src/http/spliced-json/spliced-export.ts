@@ -1,8 +1,8 @@
 import {
+  afterCheckRecommendations,
   type Clock,
   type DB,
   exportCheckRecommendations,
-  exportRecommendations,
   exportUniversity,
   isoTimestamp,
   SCORE_NAMES,
@@ -149,9 +149,8 @@ async function recommendationsOf(
   const evidence = await scanEvidence(db, scanId);
   if (evidence !== null) {
     const values = latestScoresValues(table, slot);
-    if (exportCheckRecommendations(values, evidence).length > 0) {
-      return JSON.stringify(exportRecommendations(values, evidence));
-    }
+    const fromChecks = exportCheckRecommendations(values, evidence);
+    if (fromChecks.length > 0) return JSON.stringify(afterCheckRecommendations(values, fromChecks));
   }
   return new ScoreRecommendations(table.tenths, slot * SCORE_NAMES.length);
 }
