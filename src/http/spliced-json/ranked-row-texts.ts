@@ -8,7 +8,8 @@ import {
 } from "../../../lib/queries/ranked-details.ts";
 import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { buildBatches } from "./build-batches.ts";
-import { flat, JsonRows } from "./json-text.ts";
+import { flat } from "./json-text.ts";
+import { type KeptRow, KeptRowArray, KeptRows } from "./kept-rows.ts";
 import { TenthsMembers } from "./tenths.ts";
 import {
   changedSlots,
@@ -180,18 +181,12 @@ export const scanMembersAt = (rows: RankedRows, slot: number): string =>
 /** What makes a ranked row's text from the serialised details of its university and its university. */
 export type RankedRowText = (r: RankedRow, details: RankedRows, slot: number, university: string) => string;
 
-/** A row text made for a rank and score. */
-interface KeptRow {
-  score: number;
-  text: string;
-}
-
 /** What is kept for one pair of ranked rows and list rows: the list slot of each ranked slot, and row texts. */
 interface Pair {
   texts: UniversityTexts;
   slots: Int32Array;
   /** Row texts per maker, by slot and rank (`slot * (n + 1) + rank`), up to `ROWS_KEPT` each. */
-  rowsByMaker: Map<RankedRowText, Map<number, KeptRow>>;
+  rowsByMaker: Map<RankedRowText, KeptRows>;
 }
 
 /** Row texts kept per maker and generation before they start afresh: the pages asked most, a few MB. */
@@ -223,13 +218,13 @@ export const listSlotsOf = (rows: RankedRows, texts: UniversityTexts): Int32Arra
   pairOf(rows, texts).slots;
 
 /** The row texts `row` made for a pair. */
-function keptRowsOf(pair: Pair, row: RankedRowText): Map<number, KeptRow> {
-  let byKey = pair.rowsByMaker.get(row);
-  if (byKey === undefined) {
-    byKey = new Map();
-    pair.rowsByMaker.set(row, byKey);
+function keptRowsOf(pair: Pair, row: RankedRowText): KeptRows {
+  let kept = pair.rowsByMaker.get(row);
+  if (kept === undefined) {
+    kept = new KeptRows(ROWS_KEPT);
+    pair.rowsByMaker.set(row, kept);
   }
-  return byKey;
+  return kept;
 }
 
 /**
@@ -237,15 +232,16 @@ function keptRowsOf(pair: Pair, row: RankedRowText): Map<number, KeptRow> {
  * its university (`"id":…,"domain":…,"name":…,"country":…`) from the list's rows. A row whose university either
  * of the two does not hold (a write between the ranking and these texts) is left out. A row's text is kept with
  * the two it was made from, by its university and rank (and checked against its score): a page asked again, or
- * another page showing the row at the same rank, reuses the text, made flat once, and so does its CSV record.
- * `row` must be one function per kind of row, so that its texts are found again.
+ * another page showing the row at the same rank, reuses the text and its UTF-8 (`KeptRows`: a page's rows, made
+ * one after another, are copied as one run), and so does its CSV record. `row` must be one function per kind of
+ * row, so that its texts are found again.
  */
 export async function rankedRowsJson(
   db: DB,
   rows: readonly RankedRow[],
   row: RankedRowText,
-): Promise<JsonRows> {
-  if (rows.length === 0) return new JsonRows([]);
+): Promise<KeptRowArray> {
+  if (rows.length === 0) return new KeptRowArray([]);
   // One await after another: the values are held, and Promise.all costs more than the awaits (docs/performance.md).
   const details = await rankedRowsOf(db);
   const universities = await universityTextsOf(db);
@@ -253,19 +249,16 @@ export async function rankedRowsJson(
   const listSlots = pair.slots;
   const kept = keptRowsOf(pair, row);
   const ranks = details.ids.length + 1;
-  const texts: string[] = [];
+  const out: KeptRow[] = [];
   for (const r of rows) {
     const slot = slotOf(details, r.university_id);
     const listSlot = slot < 0 ? -1 : (listSlots[slot] as number);
     if (listSlot < 0) continue;
     const key = slot * ranks + r.rank;
     let one = kept.get(key);
-    if (one === undefined || one.score !== r.score) {
-      one = { score: r.score, text: flat(row(r, details, slot, universityAt(universities, listSlot))) };
-      if (kept.size >= ROWS_KEPT) kept.clear();
-      kept.set(key, one);
-    }
-    texts.push(one.text);
+    if (one === undefined || one.score !== r.score)
+      one = kept.keep(key, r.score, flat(row(r, details, slot, universityAt(universities, listSlot))));
+    out.push(one);
   }
-  return new JsonRows(texts);
+  return new KeptRowArray(out);
 }

@@ -2,7 +2,7 @@ import type { Category, DB, LeaderboardParams, RankingsParams } from "../../../l
 import { leaderboardPage } from "../../../lib/queries/leaderboard.ts";
 import type { RankedRow } from "../../../lib/queries/rank.ts";
 import { rankingPage } from "../../../lib/queries/rankings.ts";
-import type { JsonRows } from "./json-text.ts";
+import type { KeptRowArray } from "./kept-rows.ts";
 import { compositesAt, type RankedRowText, rankedRowsJson, scanMembersAt } from "./ranked-row-texts.ts";
 
 /**
@@ -30,9 +30,9 @@ const leaderboardRow: RankedRowText = (r, d, slot, university) =>
   `{"rank":${r.rank},"university":{${university}},"score":${JSON.stringify(r.score)},${scanMembersAt(d, slot)}}`;
 
 /** Ranked rows as the rows of a ranking. */
-export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
+export const rankingRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<KeptRowArray> =>
   rankedRowsJson(db, rows, rankingRow);
 
 /** Ranked rows as the rows of a leaderboard. */
-export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<JsonRows> =>
+export const leaderboardRowsJson = (db: DB, rows: readonly RankedRow[]): Promise<KeptRowArray> =>
   rankedRowsJson(db, rows, leaderboardRow);
