@@ -82,6 +82,9 @@ export function putDigits(out: Uint8Array, n: number, at: number): number {
   return end;
 }
 
+/** The most bytes `putInteger` writes: `JSON.stringify` of a number takes at most 24 characters. */
+export const INTEGER_ROOM = 24;
+
 /** A number as `JSON.stringify` writes it: a non-negative safe integer by `putDigits`, any other as that text. */
 export const putInteger = (out: Buffer, n: number, at: number): number =>
   Number.isSafeInteger(n) && n >= 0 ? putDigits(out, n, at) : at + out.write(JSON.stringify(n), at, "latin1");

@@ -158,12 +158,20 @@ export function latestScoresWriter(table: LatestScoreTexts, slot: number): JsonW
 }
 
 /** `head`, every score as a member from its code (`codes[from]` on, catalogue order), `tail`: a writer. */
-export const scoresWithin = (
+const scoresWithin = (
   codes: ArrayLike<number>,
   from: number,
   head: string | JsonWriter,
   tail: string,
 ): JsonWriter => new MembersWithin(SCORE_MEMBERS, codes, from, head, tail);
+
+/** Every score as a member from its code (`codes[from]` on, catalogue order), written at `at` of `out`; where they end. */
+export const putScoreMembers = (
+  codes: ArrayLike<number>,
+  from: number,
+  out: Uint8Array,
+  at: number,
+): number => SCORE_MEMBERS.write(codes, from, out, at);
 
 /** A slot's scores as values by name, in catalogue order (null where unmeasured), from codes that say them exactly. */
 export function latestScoresValues(table: LatestScoreTexts, slot: number): Record<string, number | null> {

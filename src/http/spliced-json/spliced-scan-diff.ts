@@ -5,6 +5,7 @@ import { NULL_CODE } from "../../../lib/scores/tenths.ts";
 import { utf8Write, writtenText } from "./answer-body.ts";
 import {
   AsciiText,
+  INTEGER_ROOM,
   putDigits,
   putInteger,
   putSignedTenthsWord,
@@ -45,14 +46,14 @@ const SUMMARY = [
   new AsciiText(',"not_comparable":'),
   new AsciiText('},"checks":'),
 ] as const;
-/** The most bytes of a side's constants and numbers: its id and rubric version (16 digits each) and its `}`. */
+/** The most bytes of a side's constants and numbers: its id and rubric version (`INTEGER_ROOM` each) and its `}`. */
 const SIDE_ROOM =
   SIDE_A.length +
   UNIVERSITY.length +
   COMPLETED_AT.length +
   PROFILE.length +
   RUBRIC_VERSION.length +
-  16 * 2 +
+  INTEGER_ROOM * 2 +
   1;
 /** The most bytes of the summary's constants and its four counts (two digits each) around the checks. */
 const SUMMARY_ROOM = CHANGES.length + SUMMARY.reduce((n, t) => n + t.length + 2, 0) + 1;
