@@ -5,24 +5,17 @@ import { NULL_CODE } from "../../../lib/scores/tenths.ts";
 import { utf8Write, writtenText } from "./answer-body.ts";
 import {
   AsciiText,
-  INTEGER_ROOM,
   putDigits,
-  putInteger,
   putSignedTenthsWord,
   putTenthsWord,
   WORD_SLACK,
   wordView,
 } from "./ascii-words.ts";
 import { JsonWriter } from "./json-text.ts";
+import { ScanFields } from "./scan-fields.ts";
 import { scanScoreCodes } from "./spliced-scan.ts";
 import { slotOf } from "./text-column.ts";
-import {
-  keptUniversityRefs,
-  type UniversityTexts,
-  universityRowBytes,
-  universityTextsOf,
-  writeUniversity,
-} from "./university-texts.ts";
+import { keptUniversityRefs, type UniversityTexts, universityTextsOf } from "./university-texts.ts";
 
 /** `{"score":"…","a":` of each score, in catalogue order. */
 const CHANGE_HEADS = SCORE_NAMES.map((name) => new AsciiText(`{"score":${JSON.stringify(name)},"a":`));
@@ -34,10 +27,7 @@ const CHANGE_ROOM = Math.max(...CHANGE_HEADS.map((h) => h.length)) + 4 + B.lengt
 /** The constants around a side and the summary. */
 const SIDE_A = new AsciiText('{"a":{"id":');
 const SIDE_B = new AsciiText(',"b":{"id":');
-const UNIVERSITY = new AsciiText(',"university":{');
 const COMPLETED_AT = new AsciiText('},"completed_at":');
-const PROFILE = new AsciiText(',"profile":');
-const RUBRIC_VERSION = new AsciiText(',"rubric_version":');
 const CHANGES = new AsciiText('},"changes":[');
 const SUMMARY = [
   new AsciiText('],"summary":{"improved":'),
@@ -46,15 +36,8 @@ const SUMMARY = [
   new AsciiText(',"not_comparable":'),
   new AsciiText('},"checks":'),
 ] as const;
-/** The most bytes of a side's constants and numbers: its id and rubric version (`INTEGER_ROOM` each) and its `}`. */
-const SIDE_ROOM =
-  SIDE_A.length +
-  UNIVERSITY.length +
-  COMPLETED_AT.length +
-  PROFILE.length +
-  RUBRIC_VERSION.length +
-  INTEGER_ROOM * 2 +
-  1;
+/** The most bytes of a side's own constants (besides its `ScanFields`) and its `}`. */
+const SIDE_ROOM = SIDE_A.length + COMPLETED_AT.length + 1;
 /** The most bytes of the summary's constants and its four counts (two digits each) around the checks. */
 const SUMMARY_ROOM = CHANGES.length + SUMMARY.reduce((n, t) => n + t.length + 2, 0) + 1;
 
@@ -62,39 +45,21 @@ const SUMMARY_ROOM = CHANGES.length + SUMMARY.reduce((n, t) => n + t.length + 2,
 const WEIGHTS = new Int16Array(SCORE_NAMES.length);
 
 /** A side of the diff: `{"id":…,"university":{…},"completed_at":…,"profile":…,"rubric_version":…}`. */
-class DiffSide {
-  readonly id: number;
+class DiffSide extends ScanFields {
   readonly completedAt: string;
-  readonly profile: string;
-  readonly rubricVersion: number | null;
-  constructor(
-    row: ScanRow,
-    readonly slot: number,
-  ) {
-    this.id = Number(row.id);
+  constructor(row: ScanRow, slot: number) {
+    super(row, slot);
     this.completedAt = JSON.stringify(row.completed_at ?? "");
-    this.profile = JSON.stringify(row.profile);
-    this.rubricVersion = row.rubric_version == null ? null : Number(row.rubric_version);
   }
-  room(texts: UniversityTexts): number {
-    return (
-      SIDE_ROOM + (this.completedAt.length + this.profile.length) * 3 + universityRowBytes(texts, this.slot)
-    );
+  override room(texts: UniversityTexts): number {
+    return SIDE_ROOM + this.completedAt.length * 3 + super.room(texts);
   }
   /** Writes the side from its id on (the opening is the caller's); returns where it ends, before its `}`. */
   write(texts: UniversityTexts, out: Buffer, at: number): number {
     const view = wordView(out);
-    at = putInteger(out, this.id, at);
-    at = UNIVERSITY.write(view, at);
-    at = writeUniversity(texts, this.slot, out, at);
-    at = COMPLETED_AT.write(view, at);
+    at = COMPLETED_AT.write(view, this.writeIdAndUniversity(texts, out, view, at));
     at += utf8Write(out, this.completedAt, at);
-    at = PROFILE.write(view, at);
-    at += utf8Write(out, this.profile, at);
-    at = RUBRIC_VERSION.write(view, at);
-    return this.rubricVersion === null
-      ? at + utf8Write(out, "null", at)
-      : putInteger(out, this.rubricVersion, at);
+    return this.writeProfileAndRubric(out, view, at);
   }
 }
 

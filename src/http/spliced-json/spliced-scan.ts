@@ -2,17 +2,12 @@ import { type DB, getScan, SCORE_NAMES } from "../../../lib/index.ts";
 import { type ScanRow, scanRows } from "../../../lib/queries/get-scan.ts";
 import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { utf8Write, writtenText } from "./answer-body.ts";
-import { AsciiText, INTEGER_ROOM, putInteger, WORD_SLACK, wordView } from "./ascii-words.ts";
+import { AsciiText, WORD_SLACK, wordView } from "./ascii-words.ts";
 import { JsonWriter } from "./json-text.ts";
 import { putScoreMembers, SCORE_MEMBERS_ROOM } from "./latest-score-texts.ts";
+import { ScanFields } from "./scan-fields.ts";
 import { slotOf } from "./text-column.ts";
-import {
-  keptUniversityRefs,
-  type UniversityTexts,
-  universityRowBytes,
-  universityTextsOf,
-  writeUniversity,
-} from "./university-texts.ts";
+import { keptUniversityRefs, type UniversityTexts, universityTextsOf } from "./university-texts.ts";
 
 /** The codes of a completed scan's scores, in catalogue order; null when one is not a tenth (the core says it). */
 export function scanScoreCodes(row: ScanRow): Uint16Array | null {
@@ -40,23 +35,14 @@ export async function splicedScan(db: DB, id: number): Promise<unknown> {
 
 /** The constants between a scan's values. */
 const ID = new AsciiText('{"id":');
-const UNIVERSITY = new AsciiText(',"university":{');
 const STATUS = new AsciiText('},"status":');
 const STARTED_AT = new AsciiText(',"started_at":');
 const COMPLETED_AT = new AsciiText(',"completed_at":');
-const PROFILE = new AsciiText(',"profile":');
-const RUBRIC_VERSION = new AsciiText(',"rubric_version":');
 const SCORES = new AsciiText(',"scores":');
 const EVIDENCE = new AsciiText(',"evidence":');
-/** The most bytes of the constants, the id and rubric version (`INTEGER_ROOM` each) and the braces. */
+/** The most bytes of the constants (besides the `ScanFields`) and the braces. */
 const SCAN_ROOM =
-  [ID, UNIVERSITY, STATUS, STARTED_AT, COMPLETED_AT, PROFILE, RUBRIC_VERSION, SCORES, EVIDENCE].reduce(
-    (n, t) => n + t.length,
-    0,
-  ) +
-  INTEGER_ROOM * 2 +
-  3 +
-  WORD_SLACK;
+  [ID, STATUS, STARTED_AT, COMPLETED_AT, SCORES, EVIDENCE].reduce((n, t) => n + t.length, 0) + 3 + WORD_SLACK;
 
 /**
  * A scan's bytes: `{"id":…,"university":{…},"status":…,"started_at":…,"completed_at":…,"profile":…,
@@ -64,38 +50,30 @@ const SCAN_ROOM =
  * written a word at a time, its scores as digits from their codes, the rest serialised once.
  */
 class ScanJson extends JsonWriter {
-  readonly #id: number;
-  /** The status, start, completion, profile and evidence as JSON. */
+  readonly #fields: ScanFields;
+  /** The status, start, completion and evidence as JSON. */
   readonly #status: string;
   readonly #startedAt: string;
   readonly #completedAt: string;
-  readonly #profile: string;
-  readonly #rubricVersion: number | null;
   readonly #evidence: string;
   #text: string | undefined;
   constructor(
     private readonly texts: UniversityTexts,
-    private readonly slot: number,
+    slot: number,
     row: ScanRow,
     private readonly codes: Uint16Array | null,
   ) {
     super();
-    this.#id = Number(row.id);
+    this.#fields = new ScanFields(row, slot);
     this.#status = JSON.stringify(row.status);
     this.#startedAt = JSON.stringify(row.started_at ?? null);
     this.#completedAt = JSON.stringify(row.completed_at ?? null);
-    this.#profile = JSON.stringify(row.profile);
-    this.#rubricVersion = row.rubric_version == null ? null : Number(row.rubric_version);
     this.#evidence = row.evidence == null ? "null" : JSON.stringify(JSON.parse(row.evidence));
   }
   get room(): number {
     const strings =
-      this.#status.length +
-      this.#startedAt.length +
-      this.#completedAt.length +
-      this.#profile.length +
-      this.#evidence.length;
-    return SCAN_ROOM + strings * 3 + universityRowBytes(this.texts, this.slot) + SCORE_MEMBERS_ROOM;
+      this.#status.length + this.#startedAt.length + this.#completedAt.length + this.#evidence.length;
+    return SCAN_ROOM + strings * 3 + this.#fields.room(this.texts) + SCORE_MEMBERS_ROOM;
   }
   get text(): string {
     this.#text ??= writtenText(this);
@@ -103,22 +81,14 @@ class ScanJson extends JsonWriter {
   }
   write(out: Buffer, at: number): number {
     const view = wordView(out);
-    at = putInteger(out, this.#id, ID.write(view, at));
-    at = writeUniversity(this.texts, this.slot, out, UNIVERSITY.write(view, at));
+    at = this.#fields.writeIdAndUniversity(this.texts, out, view, ID.write(view, at));
     at = STATUS.write(view, at);
     at += utf8Write(out, this.#status, at);
     at = STARTED_AT.write(view, at);
     at += utf8Write(out, this.#startedAt, at);
     at = COMPLETED_AT.write(view, at);
     at += utf8Write(out, this.#completedAt, at);
-    at = PROFILE.write(view, at);
-    at += utf8Write(out, this.#profile, at);
-    at = RUBRIC_VERSION.write(view, at);
-    at =
-      this.#rubricVersion === null
-        ? at + utf8Write(out, "null", at)
-        : putInteger(out, this.#rubricVersion, at);
-    at = SCORES.write(view, at);
+    at = SCORES.write(view, this.#fields.writeProfileAndRubric(out, view, at));
     if (this.codes === null) {
       at += utf8Write(out, "null", at);
     } else {
