@@ -10,7 +10,7 @@ export interface KeptRow {
   readonly end: number;
 }
 
-/** The bytes of a chunk: a few dozen of a page's rows' worth, so pages rarely straddle two. */
+/** The bytes of a chunk: some 600 ranking rows, so that a page's rows rarely straddle two chunks. */
 const CHUNK_BYTES = 128 << 10;
 
 /**
