@@ -17,7 +17,7 @@ const COMPLETED_AT = new AsciiText(',"completed_at":"');
  */
 export class HistoryEntryWriter {
   readonly #open: AsciiText;
-  /** The most bytes an entry takes: its constants, an id of ten digits, a time, the members and the words' slack. */
+  /** The most bytes an entry takes: its constants, a 32-bit id (11 characters with a sign), a time, the members and the words' slack. */
   readonly room: number;
   constructor(
     idKey: string,
@@ -25,7 +25,7 @@ export class HistoryEntryWriter {
     private readonly from: number,
   ) {
     this.#open = new AsciiText(`{${JSON.stringify(idKey)}:`);
-    this.room = this.#open.length + 10 + COMPLETED_AT.length + 25 + 2 + members.room + 1 + WORD_SLACK;
+    this.room = this.#open.length + 11 + COMPLETED_AT.length + 25 + 2 + members.room + 1 + WORD_SLACK;
   }
   /** Writes entry `entry` of `table` at `at` of `out` (which has `room` bytes there); returns where it ends. */
   write(table: HistoryTable, entry: number, out: Buffer, at: number): number {
