@@ -2,8 +2,8 @@
  * Back-to-back HTTP runs of two (or more) checkouts on one database, alternating, each against the ceiling
  * measured in the same round: for a noisy machine, where only ratios taken close together compare.
  *
- *   npx bun bench/back-to-back.ts DB --trees DIR[,DIR…] [--only a,b] [--rounds N] [--duration S] [--connections N]
- *                            [--cache]
+ *   npx bun bench/back-to-back.ts DB --trees DIR[,DIR…] [--only a,b] [--rounds N] [--duration S] [--warmup S]
+ *                            [--connections N] [--cache]
  *
  * Per round, `unirank serve` from every tree (response cache off unless --cache) and the ceiling (a bare Bun.serve
  * answering the rankings page's bytes) run side by side; for each scenario of bench/scenarios.ts named in --only,
@@ -29,6 +29,8 @@ const trees = (value("trees") ?? ROOT).split(",").map((t) => resolve(t));
 const only = value("only")?.split(",") ?? null;
 const rounds = Number(value("rounds") ?? 2);
 const duration = Number(value("duration") ?? 5);
+/** Seconds of load before each scenario's runs on each server (its builds, the JIT's tiers); 1 by default. */
+const warmup = Number(value("warmup") ?? 1);
 const connections = Number(value("connections") ?? 32);
 const cached = argv.includes("--cache");
 const work = join(tmpdir(), `unirank-b2b-${process.pid}`);
@@ -76,7 +78,7 @@ for (let round = 1; round <= rounds; round++) {
     const order = [...servers.slice(turn), ...servers.slice(0, turn)];
     for (const server of order) {
       await prepareScenario(server.base, paths);
-      await wrk(server.base, paths, !cached, 1);
+      await wrk(server.base, paths, !cached, warmup);
     }
     const ceiling = await wrk(ceilingBase, ["/"], false, duration);
     for (const server of order) {

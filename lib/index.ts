@@ -52,6 +52,7 @@ export {
   type DatabaseCapabilities,
   UnsupportedDatabaseError,
 } from "./db/capabilities.ts";
+export { type DirectRead, registerDirectRead } from "./db/direct-reads.ts";
 // Export: every table's columns, and its rows read by keyset in one read snapshot (docs/research.md).
 export { readGeneration } from "./db/generation.ts";
 // The database: unirank's PGlite dialect (one connection handed out exclusively, so transactions never interleave).

@@ -1,5 +1,6 @@
 import type { Compilable, CompiledQuery } from "kysely";
 import type { DB } from "../schema/database.ts";
+import { directReadOf } from "./direct-reads.ts";
 
 /**
  * A query built and compiled once per database handle and shape, then executed with new parameter values:
@@ -35,8 +36,11 @@ export function prepared<R, T = number>(
             const slot = slots[i];
             return slot === null || slot === undefined ? p : args[slot];
           });
-    const result = await executor.executeQuery<R>({ ...query, parameters });
-    return result.rows;
+    const compiledQuery: CompiledQuery<R> = { ...query, parameters };
+    // A plain read on a handle whose connection is free runs at once (`DirectRead`); anything else the usual way.
+    const rows = directReadOf(executor)?.(compiledQuery);
+    if (rows !== undefined) return rows;
+    return (await executor.executeQuery<R>(compiledQuery)).rows;
   };
 }
 

@@ -34,8 +34,17 @@ export class BunSqliteDialect implements Dialect {
     private readonly busyTimeoutMs = 0,
     private readonly readWindowMs = 0,
   ) {}
+  #driver: BunSqliteDriver | undefined;
   createDriver(): Driver {
-    return new BunSqliteDriver(this.database, this.busyTimeoutMs, this.#writes, this.readWindowMs);
+    this.#driver = new BunSqliteDriver(this.database, this.busyTimeoutMs, this.#writes, this.readWindowMs);
+    return this.#driver;
+  }
+  /**
+   * Runs a compiled plain read at once when the connection is free (no transaction or other caller holds it), or
+   * gives undefined: the handle's `DirectRead` (lib/db/direct-reads.ts).
+   */
+  readNow<R>(compiled: CompiledQuery<R>): R[] | undefined {
+    return this.#driver?.readNow(compiled);
   }
   /**
    * Stops every write on this connection (SQLite's `query_only`: a write fails with SQLITE_READONLY naming
@@ -78,6 +87,8 @@ class BunSqliteDriver implements Driver {
   readonly #connection: BunSqliteConnection;
   readonly #snapshot: HeldReadSnapshot;
   #lock: Promise<void> = Promise.resolve();
+  /** A caller holds the connection: from its `acquireConnection` until its release. */
+  #held = false;
 
   constructor(
     private readonly database: SqliteDatabase,
@@ -99,11 +110,19 @@ class BunSqliteDriver implements Driver {
     let release!: () => void;
     const previous = this.#lock;
     this.#lock = new Promise((resolve) => {
-      release = resolve;
+      release = () => {
+        this.#held = false;
+        resolve();
+      };
     });
     await previous;
+    this.#held = true;
     this.#connection.release = release;
     return this.#connection;
+  }
+  /** A plain read run at once, unless a caller holds the connection (`readNow` of the dialect). */
+  readNow<R>(compiled: CompiledQuery<R>): R[] | undefined {
+    return this.#held ? undefined : this.#connection.readNow(compiled);
   }
   /** Lets the other callers of this handle run for `ms` (a statement outside a transaction waits on a lock). */
   async #pause(ms: number): Promise<void> {
@@ -245,13 +264,34 @@ class BunSqliteConnection implements DatabaseConnection {
     }
   }
 
-  #execute<R>(compiled: CompiledQuery): QueryResult<R> {
-    const stmt = this.#statement(compiled.sql);
+  #kindOf(stmt: Statement, sql: string): StatementKind {
     let kind = this.#kinds.get(stmt);
     if (kind === undefined) {
-      kind = isPlainRead(stmt, compiled.sql) ? "read" : stmt.columnNames.length > 0 ? "rows" : "run";
+      kind = isPlainRead(stmt, sql) ? "read" : stmt.columnNames.length > 0 ? "rows" : "run";
       this.#kinds.set(stmt, kind);
     }
+    return kind;
+  }
+
+  /**
+   * A plain read run now, in the held read snapshot as `executeQuery` runs one; undefined for any other statement
+   * and for a read that fails, which `executeQuery` then runs again with its retries and its errors.
+   */
+  readNow<R>(compiled: CompiledQuery<R>): R[] | undefined {
+    try {
+      const stmt = this.#statement(compiled.sql);
+      if (this.#kindOf(stmt, compiled.sql) !== "read") return undefined;
+      this.snapshot.before(true);
+      return stmt.all(...(compiled.parameters as unknown as Params)) as R[];
+    } catch {
+      this.snapshot.end();
+      return undefined;
+    }
+  }
+
+  #execute<R>(compiled: CompiledQuery): QueryResult<R> {
+    const stmt = this.#statement(compiled.sql);
+    const kind = this.#kindOf(stmt, compiled.sql);
     this.snapshot.before(kind === "read");
     const params = compiled.parameters as unknown as Params;
     if (kind !== "run") return { rows: stmt.all(...params) as R[] };

@@ -2,7 +2,7 @@ import { Database as SqliteDatabase } from "bun:sqlite";
 import { statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Kysely } from "kysely";
-import { type Database, migrateAccessState } from "../../lib/index.ts";
+import { type Database, migrateAccessState, registerDirectRead } from "../../lib/index.ts";
 import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
 import type { OpenedDatabase } from "./opened-database.ts";
 import { unwritableFile } from "./storage-watch.ts";
@@ -79,6 +79,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
   }
   const dialect = new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS, options.readWindowMs ?? 0);
   const db = new Kysely<Database>({ dialect });
+  registerDirectRead(db, (query) => dialect.readNow(query));
   return {
     db,
     kind: "sqlite",
