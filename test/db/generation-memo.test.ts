@@ -19,6 +19,10 @@ function gatedBuild() {
   return {
     build,
     builds: () => builds,
+    /** Resolves once `n` builds have started: a call reads the generation first, a round trip no fixed wait covers. */
+    async started(n: number) {
+      while (builds < n) await new Promise((resolve) => setTimeout(resolve, 1));
+    },
     finish(failing = false) {
       fail = failing;
       release?.();
@@ -34,6 +38,7 @@ describeEachDatabase("generationMemo", (get) => {
     const gate = gatedBuild();
     const memo = generationMemo(gate.build);
     const both = Promise.all([memo(db, "k"), memo(db, "k")]);
+    await gate.started(1);
     await settle();
     gate.finish();
     const [a, b] = await both;
@@ -42,7 +47,7 @@ describeEachDatabase("generationMemo", (get) => {
     expect(await memo(db, "k")).toBe(a);
     await bumpGeneration(db);
     const next = memo(db, "k");
-    await settle();
+    await gate.started(2);
     gate.finish();
     expect(await next).not.toBe(a);
     expect(gate.builds()).toBe(2);
@@ -83,7 +88,7 @@ describeEachDatabase("generationMemo", (get) => {
       // A caller that waits sees a failure as its own error.
       await bumpGeneration(db);
       const waited = memo(db, "k");
-      await settle();
+      await gate.started(3);
       gate.finish(true);
       await expect(waited).rejects.toThrow("build of k failed");
       expect(unhandled).toEqual([]);
