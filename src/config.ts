@@ -29,6 +29,8 @@ export interface Config {
   webhookTimeoutMs: number;
   /** MB the resident size may grow above its last post-collection size before a full collection; 0 = off. */
   gcHeadroomMb: number;
+  /** Most completed scans whose histories the server keeps in memory; 0 = none; null: the default (`keepHistories`). */
+  historyScans: number | null;
   /** Rescan interval in ms; 0 (default) = `serve` does not scan. */
   scanEveryMs: number;
   /** Most scans at once in this server (default 4). */
@@ -88,6 +90,7 @@ export interface ConfigInput {
   /** Seconds, decimals allowed. */
   webhookTimeout?: string | number;
   gcHeadroom?: string | number;
+  historyScans?: string | number;
   /** Durations such as `30d`, `12h`, `90m`, `45s`. */
   scanEvery?: string;
   scanConcurrency?: string | number;
@@ -150,6 +153,7 @@ export function loadConfig(
     ...cacheConfig(cli, env),
     ...webhookConfig(cli, env),
     gcHeadroomMb: integer("gc headroom", cli.gcHeadroom ?? env.UNIRANK_GC_HEADROOM_MB, 32, 65_536),
+    historyScans: historyScans(cli.historyScans ?? env.UNIRANK_HISTORY_SCANS),
     ...scanConfig(cli, env),
 
     dataWindowMs: integer("data window", cli.dataWindow ?? env.UNIRANK_DATA_WINDOW_MS, 1, 60_000),
@@ -157,6 +161,10 @@ export function loadConfig(
     ...explorerConfig(cli, env),
   };
 }
+
+/** `--history-scans` / `UNIRANK_HISTORY_SCANS`: null when unset, so that the default has one home. */
+const historyScans = (value: string | number | undefined): number | null =>
+  value === undefined || value === "" ? null : integer("history scans", value, 0, 1_000_000_000);
 
 const on = (text: string | undefined) => /^(1|true|yes|on)$/i.test(text ?? "");
 const off = (text: string | undefined) => /^(0|false|no|off)$/i.test(text ?? "");

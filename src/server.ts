@@ -26,6 +26,7 @@ import { bunConnInfo } from "./http/conn-info.ts";
 import type { AppContext } from "./http/context.ts";
 import { isLargeAnswer } from "./http/large-answers.ts";
 import { observers } from "./http/observer.ts";
+import { keepHistories } from "./http/spliced-json/history-table.ts";
 import { createViewTokens } from "./http/view-tokens.ts";
 import type { LogFunction, Logger } from "./logger.ts";
 import { requestPacer, startMemorySteward } from "./memory-steward.ts";
@@ -65,6 +66,7 @@ export function appContext(
   storage?: StorageHealth,
 ): AppContext {
   const cache = config.cache ? new ResponseCache({ maxEntries: config.cacheEntries }) : false;
+  if (config.historyScans !== null) keepHistories(opened.db, config.historyScans);
   return {
     db: opened.db,
     version: VERSION,

@@ -82,6 +82,11 @@ export function registerServe(program: Command): void {
       wholeNumber("gc headroom", 65_536),
     )
     .option(
+      "--history-scans <n>",
+      "most completed scans whose histories are kept in memory, about 18 bytes each; past it, histories are read from the database, 0 = always (env UNIRANK_HISTORY_SCANS; default 2000000)",
+      wholeNumber("history scans", 1_000_000_000),
+    )
+    .option(
       "--scan-every <duration>",
       "scan in the background: rescan each university this often, e.g. 30d (env UNIRANK_SCAN_EVERY; default off)",
     )

@@ -5,6 +5,7 @@ import { type AccessGuard, type AccessSettings, createAccessGuard } from "./acce
 import { createApp } from "./app.ts";
 import { ResponseCache } from "./cache.ts";
 import type { AppContext } from "./context.ts";
+import { keepHistories } from "./spliced-json/history-table.ts";
 
 /** Access-control settings of an embedded API (the database, clock and log are the API's own). */
 export type AccessOptions = Omit<AccessSettings, "db" | "clock" | "log">;
@@ -24,6 +25,11 @@ export interface UnirankOptions extends Partial<Omit<AppContext, "db" | "access"
    * `AccessGuard` (from `createAccessGuard`) is used as is.
    */
   access?: AccessOptions | AccessGuard | false;
+  /**
+   * Most completed scans whose histories are kept in memory for the history and export answers (default
+   * 2,000,000, about 36 MB); past it they are read from the database; 0 always reads them there.
+   */
+  historyScans?: number;
 }
 
 /** `/unirank/` → `/unirank`; `""` and `/` → `""`. */
@@ -41,7 +47,8 @@ const isGuard = (access: UnirankOptions["access"]): access is AccessGuard =>
 
 function embeddedContext(options: UnirankOptions): AppContext {
   const cache = options.cache ?? new ResponseCache();
-  const { prefix: _prefix, access: accessOption, ...settings } = options;
+  const { prefix: _prefix, access: accessOption, historyScans, ...settings } = options;
+  if (historyScans !== undefined) keepHistories(options.db, historyScans);
   const ctx: AppContext = {
     version: VERSION,
     clock: () => new Date(),

@@ -254,6 +254,7 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
       cache: true,
       cacheEntries: 1000,
       gcHeadroomMb: 32,
+      historyScans: null,
     });
     expect(c.db).toBe(resolve("unirank.db"));
     expect(c.logDir).toBe(join(resolve("."), "logs"));
@@ -271,6 +272,7 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
       UNIRANK_CACHE: "0",
       UNIRANK_CACHE_ENTRIES: "50",
       UNIRANK_GC_HEADROOM_MB: "0",
+      UNIRANK_HISTORY_SCANS: "0",
     };
     expect(loadConfig({}, env)).toMatchObject({
       port: 8080,
@@ -283,8 +285,10 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
       cache: false,
       cacheEntries: 50,
       gcHeadroomMb: 0,
+      historyScans: 0,
     });
     expect(loadConfig({ gcHeadroom: "64" }, env).gcHeadroomMb).toBe(64);
+    expect(loadConfig({ historyScans: 500 }, env).historyScans).toBe(500);
     expect(loadConfig({ port: 9, db: "/x.db" }, env)).toMatchObject({ port: 9, db: "/x.db" });
     expect(loadConfig({ db: "/data/u.db" }, {}).logDir).toBe("/data/logs");
     expect(loadConfig({ cache: false }, {}).cache).toBe(false);
@@ -301,5 +305,6 @@ describe("configuration (loadConfig: options, then environment, then defaults)",
     expect(() => loadConfig({}, { UNIRANK_GC_HEADROOM_MB: "32MB" })).toThrow();
     expect(() => loadConfig({}, { UNIRANK_MIN_FREE_DISK_GB: "abc" })).toThrow();
     expect(() => loadConfig({}, { UNIRANK_CACHE_ENTRIES: "many" })).toThrow();
+    expect(() => loadConfig({}, { UNIRANK_HISTORY_SCANS: "2e6" })).toThrow(/history scans/);
   });
 });

@@ -45,6 +45,11 @@ class HistoryTableBuilder {
   #slots = 0;
   #entries = 0;
 
+  /** Entries added so far. */
+  get entries(): number {
+    return this.#entries;
+  }
+
   /** Adds rows in the order of `historiesAfter`, each university's after the last one's. */
   add(rows: readonly HistoryRow[]): void {
     for (const row of rows) {
@@ -98,9 +103,35 @@ async function* historyBatches(db: DB): AsyncGenerator<HistoryRow[]> {
   }
 }
 
-async function buildHistoryTable(db: DB): Promise<HistoryTable> {
+/**
+ * The histories kept in memory: a table, or `NOT_KEPT` when the completed scans pass the handle's bound
+ * (`keepHistories`), so that what a server holds grows with its universities and not with every scan it makes.
+ */
+export type KeptHistories = HistoryTable | typeof NOT_KEPT;
+export const NOT_KEPT = "not kept";
+
+/** Completed scans whose histories are kept in memory unless `keepHistories` says otherwise: about 36 MB. */
+export const HISTORY_SCANS_KEPT = 2_000_000;
+const bounds = new WeakMap<DB, number>();
+const boundOf = (db: DB): number => bounds.get(db) ?? HISTORY_SCANS_KEPT;
+
+/** The most completed scans whose histories `db`'s server keeps in memory; 0 keeps none. */
+export function keepHistories(db: DB, scans: number): void {
+  if (!Number.isSafeInteger(scans) || scans < 0) {
+    throw new Error(`historyScans must be a whole number of scans, 0 or more, got ${String(scans)}`);
+  }
+  bounds.set(db, scans);
+}
+
+async function buildHistoryTable(db: DB): Promise<KeptHistories> {
+  const most = boundOf(db);
+  if (most === 0) return NOT_KEPT;
   const builder = new HistoryTableBuilder();
-  for await (const rows of pacedBatches(historyBatches(db))) builder.add(rows);
+  // Stops reading once past the bound.
+  for await (const rows of pacedBatches(historyBatches(db))) {
+    builder.add(rows);
+    if (builder.entries > most) return NOT_KEPT;
+  }
   return builder.build();
 }
 
@@ -114,9 +145,11 @@ const entriesOf = (table: HistoryTable, from: number, to: number) => ({
 async function patchHistoryTable(
   db: DB,
   _key: string,
-  old: HistoryTable,
+  old: KeptHistories,
   changed: ReadonlySet<number>,
-): Promise<HistoryTable> {
+): Promise<KeptHistories> {
+  // Scans are never deleted: histories past the bound stay past it.
+  if (old === NOT_KEPT) return NOT_KEPT;
   const builder = new HistoryTableBuilder();
   builder.add(
     await historiesOf(
@@ -126,7 +159,8 @@ async function patchHistoryTable(
   );
   const fresh = builder.build();
   const { runs } = patchById(old.ids, changed, [...fresh.ids]);
-  return mergedTable(old, fresh, runs, patchedLength(runs));
+  const merged = mergedTable(old, fresh, runs, patchedLength(runs));
+  return merged.scanId.length > boundOf(db) ? NOT_KEPT : merged;
 }
 
 /** The slots of `old` and `fresh` put where `runs` say, with their entries. */
@@ -173,10 +207,13 @@ function mergedTable(
 const historyMemo = generationMemo((db) => buildHistoryTable(db), { patch: patchHistoryTable });
 
 /** Every university's history, built at most once per data generation and patched after writes of scans. */
-export const historyTableOf = (db: DB): Promise<HistoryTable> => historyMemo(db, "");
+export const historyTableOf = (db: DB): Promise<KeptHistories> => historyMemo(db, "");
 
 /**
- * `historyTableOf` when this generation's is built; else null, its build (0.8–1.6 s at a million scans) or patch
- * started or under way, while the database answers.
+ * `historyTableOf` when this generation's is built and kept; else null (the database answers): its build (0.8–1.6 s
+ * at a million scans) or patch started or under way, or the histories past the bound.
  */
-export const builtHistoryTableOf = (db: DB): Promise<HistoryTable | null> => historyMemo.ifBuilt(db, "");
+export async function builtHistoryTableOf(db: DB): Promise<HistoryTable | null> {
+  const kept = await historyMemo.ifBuilt(db, "");
+  return kept === NOT_KEPT ? null : kept;
+}
