@@ -1,4 +1,5 @@
 import { expect, test } from "bun:test";
+import { sql } from "kysely";
 import { type DB, exportUniversity, type IngestRecord, scanHistory, writeRecords } from "../../lib/index.ts";
 import { createFetchHandler } from "../../src/fetch-handler.ts";
 import {
@@ -78,6 +79,23 @@ describeEachDatabase("history bound: past it by a build", (get) => {
     await writeRecords(db, records());
     const scans = await completedScans(db);
     expect(scans).toBe(60);
+    keepHistories(db, scans - 1);
+    try {
+      expect(await historyTableOf(db)).toBe(NOT_KEPT);
+      expect(await answers(db)).toEqual({ fromMemory: 0, fromDatabase: UNIVERSITIES });
+    } finally {
+      keepHistories(db, HISTORY_SCANS_KEPT);
+    }
+  });
+});
+
+describeEachDatabase("history bound: past it by the rows read, the count behind", (get) => {
+  test("a build whose count says under the bound stops reading once the rows pass it", async () => {
+    const db = get().db;
+    await writeRecords(db, records());
+    const scans = await completedScans(db);
+    // The count the build asks first (`completedScanCount`) made to say none, as a write after it would.
+    await sql`update latest_scans set scan_count = 0`.execute(db);
     keepHistories(db, scans - 1);
     try {
       expect(await historyTableOf(db)).toBe(NOT_KEPT);

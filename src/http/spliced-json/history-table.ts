@@ -2,6 +2,7 @@ import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB } from "../../../lib/index.ts";
 import { type PatchRun, patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import {
+  completedScanCount,
   HISTORY_SCORES,
   type HistoryRow,
   historiesAfter,
@@ -125,9 +126,9 @@ export function keepHistories(db: DB, scans: number): void {
 
 async function buildHistoryTable(db: DB): Promise<KeptHistories> {
   const most = boundOf(db);
-  if (most === 0) return NOT_KEPT;
+  // Past the bound by the count, nothing is read; by the rows (a write since the count), the reading stops.
+  if (most === 0 || (await completedScanCount(db)) > most) return NOT_KEPT;
   const builder = new HistoryTableBuilder();
-  // Stops reading once past the bound.
   for await (const rows of pacedBatches(historyBatches(db))) {
     builder.add(rows);
     if (builder.entries > most) return NOT_KEPT;
