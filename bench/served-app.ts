@@ -31,6 +31,7 @@ export async function servedApp(
     cache: options.cache ?? false,
     cacheEntries: 1000,
     minFreeDiskGb: 0,
+    historyScans: null,
   } as Parameters<typeof appContext>[0];
   const ctx = appContext(config, opened, options.log ?? (() => {}));
   const state = await openAccessState(dbPath, opened);
