@@ -111,16 +111,16 @@ export async function openDatabase(location: string, sqlite: SqliteOptions = {})
 }
 
 /**
+ * The access-state file's page cache, MiB. Its writes append (audit rows, counts of new clients), so a larger cache
+ * fills with pages written once and not read again (docs/performance.md, *What the memory holds, part by part*).
+ */
+export const ACCESS_STATE_CACHE_MB = 2;
+
+/**
  * Where request-path writes go (rate limits, signature replays, the audit log). A SQLite file keeps them in a file
  * of its own beside it, `<file>.access` (so no request waits on the lock of another process writing the data, an
  * import); PostgreSQL (row locks) and `:memory:` keep them in the data database.
  */
-/**
- * The access-state file's page cache, MiB. Its writes append (audit rows, counts of new clients), so a larger cache
- * fills with pages written once and not read again (docs/performance.md, *What the memory holds*).
- */
-export const ACCESS_STATE_CACHE_MB = 2;
-
 export async function openAccessState(location: string, data: OpenedDatabase): Promise<OpenedDatabase> {
   if (data.kind === "postgres" || location === ":memory:" || location === "") {
     return { ...data, close: async () => {} };

@@ -211,8 +211,8 @@ const historyMemo = generationMemo((db) => buildHistoryTable(db), { patch: patch
 export const historyTableOf = (db: DB): Promise<KeptHistories> => historyMemo(db, "");
 
 /**
- * `historyTableOf` when this generation's is built and kept; else null (the database answers): its build (0.8–1.6 s
- * at a million scans) or patch started or under way, or the histories past the bound.
+ * `historyTableOf` when this generation's is built and kept; else null (the database answers): its build or patch
+ * started or under way, or the histories past the bound.
  */
 export async function builtHistoryTableOf(db: DB): Promise<HistoryTable | null> {
   const kept = await historyMemo.ifBuilt(db, "");
