@@ -127,15 +127,6 @@ export async function historiesAfter(
   return { rows: completedRows(read.slice(0, cut)), next: Number(read[cut - 1]?.university_id) };
 }
 
-/** How many completed scans the histories hold: the sum of `latest_scans.scan_count`, one row a university. */
-export async function completedScanCount(db: DB): Promise<number> {
-  const row = await db
-    .selectFrom("latest_scans")
-    .select(sql<number | string | null>`sum(scan_count)`.as("n"))
-    .executeTakeFirst();
-  return toNumber(row?.n ?? 0);
-}
-
 /** The whole histories of `ids`, in the order of `historiesAfter`. */
 export async function historiesOf(db: DB, ids: readonly number[]): Promise<HistoryRow[]> {
   if (ids.length === 0) return [];

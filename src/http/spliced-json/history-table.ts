@@ -2,12 +2,12 @@ import { generationMemo } from "../../../lib/db/generation-memo.ts";
 import type { DB } from "../../../lib/index.ts";
 import { type PatchRun, patchById, patchedLength } from "../../../lib/queries/patch-runs.ts";
 import {
-  completedScanCount,
   HISTORY_SCORES,
   type HistoryRow,
   historiesAfter,
   historiesOf,
 } from "../../../lib/queries/scan-history.ts";
+import { completedScanCount } from "../../../lib/queries/scan-totals.ts";
 import { putTenthsCodes } from "../../../lib/scores/tenths.ts";
 import { pacedBatches } from "./build-batches.ts";
 import { isoSeconds } from "./iso-seconds.ts";
