@@ -57,6 +57,16 @@ const completedScans = async (db: DB) =>
 const universityIds = async (db: DB) =>
   (await db.selectFrom("universities").select("id").orderBy("id").execute()).map((r) => Number(r.id));
 
+/** Runs `body` with the histories of `db` bounded at `scans`, then puts the default bound back. */
+async function bounded(db: DB, scans: number, body: () => Promise<void>): Promise<void> {
+  keepHistories(db, scans);
+  try {
+    await body();
+  } finally {
+    keepHistories(db, HISTORY_SCANS_KEPT);
+  }
+}
+
 /** Every university's history and export: the same bytes as the core's, and whether memory answered them. */
 async function answers(db: DB): Promise<{ fromMemory: number; fromDatabase: number }> {
   let fromMemory = 0;
@@ -79,13 +89,10 @@ describeEachDatabase("history bound: past it by a build", (get) => {
     await writeRecords(db, records());
     const scans = await completedScans(db);
     expect(scans).toBe(60);
-    keepHistories(db, scans - 1);
-    try {
+    await bounded(db, scans - 1, async () => {
       expect(await historyTableOf(db)).toBe(NOT_KEPT);
       expect(await answers(db)).toEqual({ fromMemory: 0, fromDatabase: UNIVERSITIES });
-    } finally {
-      keepHistories(db, HISTORY_SCANS_KEPT);
-    }
+    });
   });
 });
 
@@ -96,13 +103,10 @@ describeEachDatabase("history bound: past it by the rows read, the count behind"
     const scans = await completedScans(db);
     // The count the build asks first (`completedScanCount`) made to say none, as a write after it would.
     await sql`update latest_scans set scan_count = 0`.execute(db);
-    keepHistories(db, scans - 1);
-    try {
+    await bounded(db, scans - 1, async () => {
       expect(await historyTableOf(db)).toBe(NOT_KEPT);
       expect(await answers(db)).toEqual({ fromMemory: 0, fromDatabase: UNIVERSITIES });
-    } finally {
-      keepHistories(db, HISTORY_SCANS_KEPT);
-    }
+    });
   });
 });
 
@@ -111,8 +115,7 @@ describeEachDatabase("history bound: past it by a write", (get) => {
     const db = get().db;
     await writeRecords(db, records());
     const scans = await completedScans(db);
-    keepHistories(db, scans);
-    try {
+    await bounded(db, scans, async () => {
       const table = await historyTableOf(db);
       expect(table).not.toBe(NOT_KEPT);
       if (table === NOT_KEPT) return;
@@ -138,9 +141,7 @@ describeEachDatabase("history bound: past it by a write", (get) => {
       expect(JSON.stringify(await scanHistory(db, (await universityIds(db))[1] as number))).toContain(
         "2026-11-20T08:00:00+00:00",
       );
-    } finally {
-      keepHistories(db, HISTORY_SCANS_KEPT);
-    }
+    });
   });
 });
 
