@@ -34,7 +34,7 @@ export async function servedApp(
     historyScans: null,
   } as Parameters<typeof appContext>[0];
   const ctx = appContext(config, opened, options.log ?? (() => {}));
-  const state = await openAccessState(dbPath, opened);
+  const state = await openAccessState(dbPath, opened, { checkpointThread: true });
   const access = createAccessGuard({
     db: opened.db,
     stateDb: state.db,

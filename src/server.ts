@@ -188,7 +188,7 @@ export async function startServer(
     setGenerationWindow(config.dataWindowMs);
     opened = await prepareDatabase(config, log);
     const data = opened;
-    state = await openAccessState(config.db, data).catch(async (e) => {
+    state = await openAccessState(config.db, data, { checkpointThread: true }).catch(async (e) => {
       await data.close();
       throw e;
     });

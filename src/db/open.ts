@@ -6,6 +6,7 @@ import { type Database, migrateAccessState, registerDirectRead } from "../../lib
 import { BunSqliteDialect } from "./bun-sqlite-dialect.ts";
 import type { OpenedDatabase } from "./opened-database.ts";
 import { unwritableFile } from "./storage-watch.ts";
+import { startWalCheckpointer, WRITER_CHECKPOINT_FALLBACK_PAGES } from "./wal-checkpointer.ts";
 
 export type { OpenedDatabase } from "./opened-database.ts";
 
@@ -24,6 +25,11 @@ export interface SqliteOptions {
    * each statement its own, as SQLite does.
    */
   readWindowMs?: number;
+  /**
+   * Checkpoints from a thread of their own (`startWalCheckpointer`), never by this connection after a commit: for a
+   * file written on the request path, so its disk syncs do not stop the event loop.
+   */
+  checkpointThread?: boolean;
 }
 
 /** How long a statement waits for a lock held by another process before failing (SQLITE_BUSY), ms. */
@@ -58,6 +64,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
   // A file that may not be written is refused before SQLite maps its WAL index (see `unwritableFile`).
   const unwritable = file && !options.readonly ? unwritableFile(path) : null;
   if (unwritable) throw new Error(`cannot open ${path}: ${unwritable}`);
+  const checkpointThread = file && !options.readonly && options.checkpointThread === true;
   let sqlite: SqliteDatabase | undefined;
   try {
     sqlite = new SqliteDatabase(path, options.readonly ? { readonly: true } : { create: true });
@@ -72,6 +79,7 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
     // 8 MB of page cache by default (the OS caches the file too): 64 MB cost ~70 MB of server RSS; reads that miss
     // pay for it. A bulk import asks for more (its index pages are written at random).
     sqlite.exec(`pragma cache_size = -${Math.round((options.cacheMb ?? 8) * 1024)}`);
+    if (checkpointThread) sqlite.exec(`pragma wal_autocheckpoint = ${WRITER_CHECKPOINT_FALLBACK_PAGES}`);
   } catch (e) {
     sqlite?.close();
     const code = (e as { code?: string }).code;
@@ -80,10 +88,15 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
   const dialect = new BunSqliteDialect(sqlite, BUSY_TIMEOUT_MS, options.readWindowMs ?? 0);
   const db = new Kysely<Database>({ dialect });
   registerDirectRead(db, (query) => dialect.readNow(query));
+  const checkpointer = checkpointThread ? startWalCheckpointer(path) : null;
   return {
     db,
     kind: "sqlite",
-    close: () => db.destroy(),
+    close: async () => {
+      // The thread's connection first, so this one is the last and folds the WAL into the file as it closes.
+      await checkpointer?.stop();
+      await db.destroy();
+    },
     stopWrites: (reason) => dialect.stopWrites(reason),
   };
 }
@@ -119,9 +132,14 @@ export const ACCESS_STATE_CACHE_MB = 2;
 /**
  * Where request-path writes go (rate limits, signature replays, the audit log). A SQLite file keeps them in a file
  * of its own beside it, `<file>.access` (so no request waits on the lock of another process writing the data, an
- * import); PostgreSQL (row locks) and `:memory:` keep them in the data database.
+ * import); PostgreSQL (row locks) and `:memory:` keep them in the data database. A server, which writes it on the
+ * request path, asks for its checkpoints in a thread of their own (`checkpointThread`).
  */
-export async function openAccessState(location: string, data: OpenedDatabase): Promise<OpenedDatabase> {
+export async function openAccessState(
+  location: string,
+  data: OpenedDatabase,
+  options: Pick<SqliteOptions, "checkpointThread"> = {},
+): Promise<OpenedDatabase> {
   if (data.kind === "postgres" || location === ":memory:" || location === "") {
     return { ...data, close: async () => {} };
   }
@@ -129,7 +147,7 @@ export async function openAccessState(location: string, data: OpenedDatabase): P
   const what = "the access-state file (rate limits, signature replays, the audit log)";
   let opened: OpenedDatabase;
   try {
-    opened = openSqlite(path, { cacheMb: ACCESS_STATE_CACHE_MB });
+    opened = openSqlite(path, { ...options, cacheMb: ACCESS_STATE_CACHE_MB });
   } catch (e) {
     throw new Error(`${(e as Error).message}; it is ${what} beside ${location}`);
   }
