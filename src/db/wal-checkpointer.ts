@@ -46,16 +46,18 @@ onmessage = (event) => {
   } catch {
     return stop();
   }
+  // Each statement run and finalized at once: none is left holding the file between turns.
+  const checkpoint = (mode) => {
+    const statement = db.prepare("pragma wal_checkpoint(" + mode + ")");
+    try {
+      return statement.get();
+    } finally {
+      statement.finalize();
+    }
+  };
   timer = setInterval(() => {
     try {
-      const passive = db.prepare("pragma wal_checkpoint(passive)");
-      const { log } = passive.get();
-      passive.finalize();
-      if (log > 0) {
-        const restart = db.prepare("pragma wal_checkpoint(restart)");
-        restart.get();
-        restart.finalize();
-      }
+      if (checkpoint("passive").log > 0) checkpoint("restart");
     } catch {}
   }, everyMs);
   postMessage("started");
