@@ -97,7 +97,10 @@ export function openSqlite(path: string, options: SqliteOptions = {}): OpenedDat
       await checkpointer?.stop();
       await db.destroy();
     },
-    stopWrites: (reason) => dialect.stopWrites(reason),
+    stopWrites: (reason) => {
+      dialect.stopWrites(reason);
+      checkpointer?.pause(reason !== null);
+    },
   };
 }
 

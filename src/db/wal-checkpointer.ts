@@ -30,16 +30,34 @@ const RESTART_WAIT_MS = 50;
  */
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
+const { accessSync, constants } = require("node:fs");
 let db;
 let timer;
+let paused = false;
 const stop = () => {
   clearInterval(timer);
   try { db?.close(); } catch {}
   postMessage("stopped");
 };
+// Whether the file, its WAL and its WAL index may be written, asked with access(2) as the server's storage check
+// asks it: a checkpoint writes the WAL index, which is mapped, and a write to a mapped page of a file that may no
+// longer be written (chattr +i) ends the process with SIGBUS.
+const writable = (path) =>
+  [path, path + "-wal", path + "-shm"].every((file) => {
+    try {
+      accessSync(file, constants.W_OK);
+      return true;
+    } catch (e) {
+      return e.code === "ENOENT";
+    }
+  });
 onmessage = (event) => {
-  const { path, everyMs, restartWaitMs } = event.data ?? {};
   if (event.data === "stop") return stop();
+  if (event.data === "pause" || event.data === "resume") {
+    paused = event.data === "pause";
+    return;
+  }
+  const { path, everyMs, restartWaitMs } = event.data;
   try {
     db = new Database(path);
     db.exec("pragma busy_timeout = " + restartWaitMs);
@@ -56,6 +74,7 @@ onmessage = (event) => {
     }
   };
   timer = setInterval(() => {
+    if (paused || !writable(path)) return;
     try {
       if (checkpoint("passive").log > 0) checkpoint("restart");
     } catch {}
@@ -67,6 +86,8 @@ onmessage = (event) => {
 export interface WalCheckpointer {
   /** Resolves once the thread has its connection open (or has given up: the writer's fallback then checkpoints). */
   readonly started: Promise<void>;
+  /** Stops (true) or resumes (false) the checkpoints, as the connection's writes are stopped or resumed. */
+  pause(paused: boolean): void;
   /** Closes the thread's connection and ends the thread. */
   stop(): Promise<void>;
 }
@@ -92,6 +113,9 @@ export function startWalCheckpointer(path: string, everyMs = CHECKPOINT_EVERY_MS
   let stopping: Promise<void> | undefined;
   return {
     started,
+    pause(paused) {
+      if (!stopping) worker.postMessage(paused ? "pause" : "resume");
+    },
     stop() {
       stopping ??= (async () => {
         const stopped = new Promise<void>((resolve) => {

@@ -1,3 +1,4 @@
+import { Database } from "bun:sqlite";
 import { expect, test } from "bun:test";
 import { existsSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -6,6 +7,8 @@ import { createAuditLog, type DB } from "../../lib/index.ts";
 import { accessStatePath, openAccessState, openSqlite } from "../../src/db/open.ts";
 import { startWalCheckpointer, WRITER_CHECKPOINT_FALLBACK_PAGES } from "../../src/db/wal-checkpointer.ts";
 import { tempDir } from "../support/databases.ts";
+import { until } from "../support/until.ts";
+import { walCheckpointed } from "../support/wal-index.ts";
 
 const autocheckpoint = async (db: DB) =>
   Number(
@@ -90,6 +93,29 @@ test("a thread that cannot open its file ends, and stopping it does not wait", a
     await checkpointer?.stop();
     expect(performance.now() - began).toBeLessThan(1500);
   } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("while the connection's writes are stopped (an unwritable or replaced file), so are the thread's checkpoints", async () => {
+  const dir = tempDir();
+  const file = join(dir, "state.db");
+  const opened = openSqlite(file, { checkpointThread: true });
+  const writer = new Database(file);
+  try {
+    await sql`create table t (x text)`.execute(opened.db);
+    await until("the first checkpoint", () => walCheckpointed(file), 5000);
+    opened.stopWrites?.("the file cannot be written");
+    // Written by another connection with no checkpoint of its own, while the thread is paused.
+    writer.exec("pragma wal_autocheckpoint = 0");
+    writer.exec("insert into t values ('a'), ('b')");
+    await Bun.sleep(1500);
+    expect(walCheckpointed(file)).toBe(false);
+    opened.stopWrites?.(null);
+    await until("a checkpoint after the writes resumed", () => walCheckpointed(file), 5000);
+  } finally {
+    writer.close();
+    await opened.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

@@ -19,6 +19,8 @@ import { buildBinary } from "../../scripts/build.ts";
 import { tempDir } from "../support/databases.ts";
 import { startHostileWeb } from "../support/hostile-web.ts";
 import { testPostgres } from "../support/postgres-server.ts";
+import { until } from "../support/until.ts";
+import { walCheckpointed, walIndex } from "../support/wal-index.ts";
 
 const DISTRIBUTION_DOC = readFileSync(new URL("../../docs/distribution.md", import.meta.url), "utf8");
 
@@ -160,6 +162,14 @@ describe("dist: the standalone executable", () => {
     const board = await get("/api/v2/leaderboard/security?limit=1");
     expect(board.status).toBe(200);
     expect((await board.json()).data[0].rank).toBe(1);
+  });
+
+  test("the access-state file is checkpointed by its thread: the thread's source runs inside the executable", async () => {
+    // Its migrations and the v2 requests' audit rows were written; SQLite's own checkpoint would wait for 10,000 pages.
+    expect((await get("/api/v2/countries")).status).toBeLessThan(500);
+    const file = join(home, "unirank.db.access");
+    await until("audit rows in the access-state file's WAL", () => walIndex(file).mxFrame > 0, 10_000);
+    await until("a checkpoint of the access-state file", () => walCheckpointed(file), 10_000);
   });
 
   test("the docs page and its assets are embedded", async () => {
