@@ -59,7 +59,8 @@ onmessage = (event) => {
   }
   const { path, everyMs, restartWaitMs } = event.data;
   try {
-    db = new Database(path);
+    // Never created here: a file deleted under the server stays deleted, for the storage check to see.
+    db = new Database(path, { readwrite: true, create: false });
     db.exec("pragma busy_timeout = " + restartWaitMs);
   } catch {
     return stop();

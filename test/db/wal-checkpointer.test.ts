@@ -83,12 +83,15 @@ test("without the thread (the data file, the access state a command reads) SQLit
   }
 });
 
-test("a thread that cannot open its file ends, and stopping it does not wait", async () => {
+test("a thread whose file is gone ends without making it again, and stopping it does not wait", async () => {
   const dir = tempDir();
   try {
-    const checkpointer = startWalCheckpointer(join(dir, "missing", "unirank.db"));
+    // Deleted under the server: the storage check must find it gone, not a new empty file in its place.
+    const file = join(dir, "unirank.db");
+    const checkpointer = startWalCheckpointer(file);
     expect(checkpointer).not.toBeNull();
     await checkpointer?.started;
+    expect(existsSync(file)).toBe(false);
     const began = performance.now();
     await checkpointer?.stop();
     expect(performance.now() - began).toBeLessThan(1500);
