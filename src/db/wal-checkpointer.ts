@@ -1,3 +1,5 @@
+import { unwritableFile } from "./storage-watch.ts";
+
 /**
  * Checkpoints a SQLite file's WAL from a thread of its own. A checkpoint syncs the WAL and the database file to
  * disk; run by the connection that writes (SQLite's automatic checkpoint, after a commit), those syncs stop the
@@ -26,61 +28,41 @@ const RESTART_WAIT_MS = 50;
 
 /**
  * The thread's source. A string, not a module of ours: a Worker runs a module from a URL, and inside a compiled
- * executable the sources are bundled, so a blob of this text is what both run the same.
+ * executable the sources are bundled, so a blob of this text is what both run the same. It checkpoints when asked;
+ * when to ask (the period, a pause, the files' state) is decided on the opening side.
  */
 const WORKER_SOURCE = `
 const { Database } = require("bun:sqlite");
-const { accessSync, constants } = require("node:fs");
 let db;
-let timer;
-let paused = false;
-const stop = () => {
-  clearInterval(timer);
-  try { db?.close(); } catch {}
-  postMessage("stopped");
-};
-// Whether the file, its WAL and its WAL index may be written, asked with access(2) as the server's storage check
-// asks it: a checkpoint writes the WAL index, which is mapped, and a write to a mapped page of a file that may no
-// longer be written (chattr +i) ends the process with SIGBUS.
-const writable = (path) =>
-  [path, path + "-wal", path + "-shm"].every((file) => {
-    try {
-      accessSync(file, constants.W_OK);
-      return true;
-    } catch (e) {
-      return e.code === "ENOENT";
-    }
-  });
-onmessage = (event) => {
-  if (event.data === "stop") return stop();
-  if (event.data === "pause" || event.data === "resume") {
-    paused = event.data === "pause";
-    return;
-  }
-  const { path, everyMs, restartWaitMs } = event.data;
+// Each statement run and finalized at once: none is left holding the file between turns.
+const checkpoint = (mode) => {
+  const statement = db.prepare("pragma wal_checkpoint(" + mode + ")");
   try {
-    // Never created here: a file deleted under the server stays deleted, for the storage check to see.
-    db = new Database(path, { readwrite: true, create: false });
-    db.exec("pragma busy_timeout = " + restartWaitMs);
-  } catch {
-    return stop();
+    return statement.get();
+  } finally {
+    statement.finalize();
   }
-  // Each statement run and finalized at once: none is left holding the file between turns.
-  const checkpoint = (mode) => {
-    const statement = db.prepare("pragma wal_checkpoint(" + mode + ")");
-    try {
-      return statement.get();
-    } finally {
-      statement.finalize();
-    }
-  };
-  timer = setInterval(() => {
-    if (paused || !writable(path)) return;
+};
+onmessage = (event) => {
+  const message = event.data;
+  if (message === "checkpoint") {
     try {
       if (checkpoint("passive").log > 0) checkpoint("restart");
     } catch {}
-  }, everyMs);
-  postMessage("started");
+    return postMessage("checkpointed");
+  }
+  if (message === "stop") {
+    try { db?.close(); } catch {}
+    return postMessage("stopped");
+  }
+  try {
+    // Never created here: a file deleted under the server stays deleted, for the storage check to see.
+    db = new Database(message.path, { readwrite: true, create: false });
+    db.exec("pragma busy_timeout = " + message.restartWaitMs);
+    postMessage("started");
+  } catch {
+    postMessage("stopped");
+  }
 };
 `;
 
@@ -96,6 +78,11 @@ export interface WalCheckpointer {
 /**
  * Starts checkpointing `path` from a thread. The connection that writes must have its automatic checkpoint at
  * `WRITER_CHECKPOINT_FALLBACK_PAGES` (`openSqlite` sets it). Returns null where the runtime has no Worker.
+ *
+ * Every `everyMs` the thread is asked for a checkpoint, unless one is still running, the checkpoints are paused, or
+ * the file, its WAL or its WAL index may not be written (`unwritableFile`, the storage check's own test): a
+ * checkpoint writes the WAL index, which is mapped, and a write to a mapped page of a file that may no longer be
+ * written (`chattr +i`) ends the process with SIGBUS.
  */
 export function startWalCheckpointer(path: string, everyMs = CHECKPOINT_EVERY_MS): WalCheckpointer | null {
   if (typeof Worker === "undefined") return null;
@@ -110,15 +97,30 @@ export function startWalCheckpointer(path: string, everyMs = CHECKPOINT_EVERY_MS
     worker.addEventListener("error", () => resolve(), { once: true });
     void ended.then(resolve);
   });
-  worker.postMessage({ path, everyMs, restartWaitMs: RESTART_WAIT_MS });
+  let paused = false;
+  let asked = false;
   let stopping: Promise<void> | undefined;
+  const ticks = setInterval(() => {
+    if (paused || asked || unwritableFile(path) !== null) return;
+    asked = true;
+    worker.postMessage("checkpoint");
+  }, everyMs);
+  (ticks as { unref?: () => void }).unref?.();
+  worker.addEventListener("message", (e) => {
+    if (e.data === "checkpointed") asked = false;
+    // A thread without its connection (its file gone) is asked for nothing more.
+    if (e.data === "stopped") clearInterval(ticks);
+  });
+  void ended.then(() => clearInterval(ticks));
+  worker.postMessage({ path, restartWaitMs: RESTART_WAIT_MS });
   return {
     started,
-    pause(paused) {
-      if (!stopping) worker.postMessage(paused ? "pause" : "resume");
+    pause(value) {
+      paused = value;
     },
     stop() {
       stopping ??= (async () => {
+        clearInterval(ticks);
         const stopped = new Promise<void>((resolve) => {
           worker.addEventListener("message", (e) => e.data === "stopped" && resolve());
           void ended.then(resolve);
